@@ -1,0 +1,38 @@
+# The two set-up commands of the README: `make demo` and `make test`.
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc)
+DEMO_TRACE := examples/mi250_minitoy_train_ROCm6_2_kineto.json.gz
+
+.PHONY: setup configure build demo test bench clean format tidy
+
+setup:
+	@scripts/setup.sh
+
+configure: setup
+	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+demo: build
+	@echo "== tensormorph info $(DEMO_TRACE)"
+	@$(BUILD_DIR)/tensormorph info $(DEMO_TRACE)
+	@echo
+	@echo "== tensormorph kernels $(DEMO_TRACE)"
+	@$(BUILD_DIR)/tensormorph kernels $(DEMO_TRACE)
+
+test: build
+	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	@bench/run.sh
+
+format:
+	@git ls-files '*.cc' '*.h' | xargs clang-format -i
+
+tidy: configure
+	@cmake -S . -B $(BUILD_DIR) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+	@git ls-files 'src/*.cc' | xargs clang-tidy -p $(BUILD_DIR) --quiet
+
+clean:
+	@rm -rf $(BUILD_DIR)

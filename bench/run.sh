@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# `make bench`: times `tensormorph kernels` against a bare single-threaded simdjson pass over the
+# same generated trace, in one run, and writes the table to bench/out/results.md.
+#
+# Environment (all optional):
+#   TM_BENCH_MB      trace size in MB (10^6 bytes); default 1024
+#   TM_BENCH_RUNS    runs per command, the best wall time is kept; default 3
+#   TM_BENCH_SAMPLE  the real Kineto trace that is repeated; default the shared A100 NCCL sample
+#   BUILD_DIR        where `make build` put the binaries; default build
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=${BUILD_DIR:-build}
+mb=${TM_BENCH_MB:-1024}
+runs=${TM_BENCH_RUNS:-3}
+sample=${TM_BENCH_SAMPLE:-../shared/data/kineto/hta/nccl_2rank_rank0_a100.json.gz}
+out=bench/out
+trace=$out/trace_${mb}mb.json
+tm=$build/tensormorph
+tools=$build/bench
+
+for bin in "$tm" "$tools/tm_gen_trace" "$tools/tm_bare_simdjson" "$tools/tm_measure"; do
+  if [[ ! -x $bin ]]; then
+    echo "bench: $bin is missing; run make build" >&2
+    exit 1
+  fi
+done
+mkdir -p "$out"
+
+# The generator writes whole repetitions of the sample, so a complete file is at least N MB; it
+# renames its output into place only when done, so a short file here was made for another N.
+if [[ ! -f $trace ]] || (($(stat -c %s "$trace") < mb * 1000000)); then
+  echo "bench: generating $trace from $sample" >&2
+  "$tools/tm_gen_trace" --sample "$sample" --size-mb "$mb" -o "$trace"
+fi
+bytes=$(stat -c %s "$trace")
+# Every command below then reads the file from the page cache, the first one included.
+cat "$trace" >/dev/null
+
+field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+
+bare_wall=
+rows=()
+# measure LABEL CMD...: runs CMD $runs times; keeps the best wall time (with its CPU times) and
+# the highest peak RSS of all runs.
+measure() {
+  local label=$1 best= user= sys= rss=0 line wall kib
+  shift
+  for ((i = 0; i < runs; i++)); do
+    if ! "$tools/tm_measure" -o "$out/measure.txt" -- "$@" >/dev/null; then
+      echo "bench: failed: $*" >&2
+      exit 1
+    fi
+    line=$(<"$out/measure.txt")
+    echo "bench: $label: $line" >&2
+    wall=$(field wall_s "$line")
+    kib=$(field maxrss_kib "$line")
+    if [[ -z $best ]] || (($(calc %d "$wall < $best"))); then
+      best=$wall
+      user=$(field user_s "$line")
+      sys=$(field sys_s "$line")
+    fi
+    ((kib > rss)) && rss=$kib
+  done
+  bare_wall=${bare_wall:-$best}
+  rows+=("| \`$label\` | $(calc %.2f "$best") | $(calc %.0f "$bytes / 1e6 / $best") | $(calc %.2f "$user") \
+| $(calc %.2f "$sys") \
+| $(calc %.0f "$rss / 1024") | $(calc %.2f "$rss * 1024 / $bytes") \
+| $(calc %.2f "$best / $bare_wall") |")
+}
+
+name=$(basename "$trace")
+measure "tm_bare_simdjson $name" "$tools/tm_bare_simdjson" "$trace"
+measure "tensormorph kernels --quiet --format json $name" \
+  "$tm" kernels --quiet --format json "$trace"
+if "$tm" kernels --help 2>&1 | grep -q -- --threads; then
+  measure "tensormorph kernels --quiet --threads 1 --format json $name" \
+    "$tm" kernels --quiet --threads 1 --format json "$trace"
+fi
+
+{
+  echo "### tensormorph kernels vs a bare simdjson pass ($(date -u +%F))"
+  echo
+  echo "- trace: \`$trace\`, $(calc %.1f "$bytes / 1e6") MB uncompressed, made by repeating" \
+    "\`$(basename "$sample")\`"
+  echo "- machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)," \
+    "$(free -g | awk '/^Mem:/ { print $2 }') GiB RAM," \
+    "transparent huge pages $(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled);" \
+    "file in the page cache"
+  echo "- best wall time of $runs runs; peak RSS is the highest of those runs; MB = 10^6 bytes"
+  echo "- reproduce: \`TM_BENCH_MB=$mb make bench\`"
+  echo "- targets for tensormorph: time / bare at most 1.5, RSS / file at most 0.3"
+  echo
+  echo "| command | wall s | MB/s | user s | sys s | peak RSS MiB | RSS / file | time / bare |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  printf '%s\n' "${rows[@]}"
+} | tee "$out/results.md"

@@ -1,0 +1,127 @@
+#include "analysis/kernels.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace tensormorph {
+namespace {
+
+struct GroupKey {
+  int input;
+  Backend backend;
+  std::string label;
+  bool operator<(const GroupKey& o) const {
+    return std::tie(input, backend, label) < std::tie(o.input, o.backend, o.label);
+  }
+};
+
+bool DeviceMatches(const Trace& trace, uint32_t device, const std::string& filter) {
+  if (filter.empty()) return true;
+  if (device >= trace.devices.size()) return false;
+  const Device& d = trace.devices[device];
+  if (filter == std::to_string(d.index) || filter == std::to_string(d.trace_id)) return true;
+  return DeviceLabel(trace, device, true).find(filter) != std::string::npos;
+}
+
+}  // namespace
+
+std::string DeviceLabel(const Trace& trace, uint32_t device, bool with_rank) {
+  std::string prefix = with_rank && trace.rank ? fmt::format("rank {} ", *trace.rank) : "";
+  if (device >= trace.devices.size()) return prefix + "unknown device";
+  const Device& d = trace.devices[device];
+  std::string id = d.index >= 0 ? std::to_string(d.index)
+                   : d.backend == Backend::kRocm ? fmt::format("agent{}", d.trace_id)
+                                                 : fmt::format("id{}", d.trace_id);
+  std::string label = fmt::format("{}{}:{}", prefix, BackendName(d.backend), id);
+  if (!d.name.empty()) label += " " + d.name;
+  return label;
+}
+
+void FillDurationStats(std::vector<int64_t>& durations, KernelRow* row) {
+  std::sort(durations.begin(), durations.end());
+  const size_t n = durations.size();
+  row->count = n;
+  if (n == 0) return;
+  row->min_ns = durations.front();
+  row->max_ns = durations.back();
+  int64_t total = 0;
+  for (int64_t d : durations) total += d;
+  row->total_ns = total;
+  const long double mean = static_cast<long double>(total) / n;
+  row->mean_ns = static_cast<double>(mean);
+  row->median_ns = n % 2 == 1 ? static_cast<double>(durations[n / 2])
+                              : (static_cast<double>(durations[n / 2 - 1]) + durations[n / 2]) / 2.0;
+  if (n > 1) {
+    long double squares = 0;
+    for (int64_t d : durations) squares += (d - mean) * (d - mean);
+    row->stddev_ns = static_cast<double>(std::sqrt(squares / (n - 1)));
+  }
+}
+
+KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const KernelQuery& query) {
+  const bool several = traces.size() > 1;
+  std::map<GroupKey, std::vector<int64_t>> groups;
+  for (size_t input = 0; input < traces.size(); ++input) {
+    const Trace& trace = *traces[input];
+    const int input_key = query.by_input ? static_cast<int>(input) : -1;
+    // Labels are per (string id or device, stream); cache them so the loop does no formatting.
+    std::unordered_map<uint64_t, std::vector<int64_t>*> cache;
+    std::vector<char> device_ok(trace.devices.size() + 1, 0);
+    for (uint32_t d = 0; d < trace.devices.size(); ++d) device_ok[d] = DeviceMatches(trace, d, query.device);
+    for (const Kernel& k : trace.kernels) {
+      const uint32_t device = std::min<uint32_t>(k.device, trace.devices.size());
+      if (!device_ok[device]) continue;
+      const Backend backend = device < trace.devices.size() ? trace.devices[device].backend : Backend::kOther;
+      if (query.backend && backend != *query.backend) continue;
+      uint64_t cache_key = 0;
+      switch (query.group_by) {
+        case KernelGrouping::kName: cache_key = (uint64_t{k.name} << 8) | static_cast<uint64_t>(backend); break;
+        case KernelGrouping::kDevice: cache_key = device; break;
+        case KernelGrouping::kStream: cache_key = (uint64_t{device} << 40) ^ static_cast<uint64_t>(k.stream); break;
+      }
+      auto it = cache.find(cache_key);
+      if (it == cache.end()) {
+        std::string label;
+        switch (query.group_by) {
+          case KernelGrouping::kName: label = std::string(trace.str(k.name)); break;
+          case KernelGrouping::kDevice: label = DeviceLabel(trace, device, several); break;
+          case KernelGrouping::kStream:
+            label = fmt::format("{} stream {}", DeviceLabel(trace, device, several), k.stream);
+            break;
+        }
+        it = cache.emplace(cache_key, &groups[GroupKey{input_key, backend, std::move(label)}]).first;
+      }
+      it->second->push_back(k.duration_ns);
+    }
+  }
+
+  KernelSummary summary;
+  for (auto& [key, durations] : groups) {
+    KernelRow row;
+    row.name = key.label;
+    row.backend = key.backend;
+    row.input = key.input;
+    FillDurationStats(durations, &row);
+    summary.total_ns += row.total_ns;
+    summary.kernel_count += row.count;
+    summary.rows.push_back(std::move(row));
+    std::vector<int64_t>().swap(durations);
+  }
+  for (KernelRow& row : summary.rows) {
+    row.percent = summary.total_ns > 0 ? 100.0 * row.total_ns / summary.total_ns : 0.0;
+  }
+  std::stable_sort(summary.rows.begin(), summary.rows.end(), [](const KernelRow& a, const KernelRow& b) {
+    if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
+    return a.name < b.name;
+  });
+  summary.row_count_before_top = summary.rows.size();
+  if (query.top > 0 && summary.rows.size() > query.top) summary.rows.resize(query.top);
+  return summary;
+}
+
+}  // namespace tensormorph

@@ -1,0 +1,14 @@
+// One function per subcommand: Add* registers its options, the returned callback runs it.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace tensormorph {
+
+using CommandRunner = std::function<int()>;
+
+CommandRunner AddInfoCommand(CLI::App* app);
+CommandRunner AddKernelsCommand(CLI::App* app);
+
+}  // namespace tensormorph

@@ -1,0 +1,40 @@
+// What every subcommand shares: the input options, loading with progress, and how errors and
+// warnings reach the user (`tensormorph: error: FILE[:LINE:COL]: ...` on stderr).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "model/trace.h"
+#include "report/output_format.h"
+
+namespace tensormorph {
+
+// Exit codes (DESIGN §5).
+constexpr int kExitOk = 0;
+constexpr int kExitGateFailed = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitUnreadable = 3;
+
+struct CommonOptions {
+  std::vector<std::string> inputs;
+  std::string format = "table";
+  int threads = 0;
+  bool quiet = false;
+  std::string input_format;
+};
+
+// Adds TRACE... plus --format, --threads, --quiet and --input-format to a subcommand.
+void AddCommonOptions(CLI::App* command, CommonOptions* options);
+
+// Loads every input; on failure prints the error and returns the exit code (else kExitOk).
+int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces);
+
+// Prints each input's warnings to stderr.
+void PrintWarnings(const std::vector<Trace>& traces);
+
+std::vector<const Trace*> Pointers(const std::vector<Trace>& traces);
+OutputFormat FormatOf(const CommonOptions& options);
+
+}  // namespace tensormorph

@@ -1,0 +1,33 @@
+// tensormorph: the kernel profiler's command line.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <map>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+
+int main(int argc, char** argv) {
+  CLI::App app("tensormorph: which kernel ran where, for how long, and how well", "tensormorph");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "tensormorph 0.1.0");
+  std::map<std::string, tensormorph::CommandRunner> commands = {
+      {"info", tensormorph::AddInfoCommand(&app)},
+      {"kernels", tensormorph::AddKernelsCommand(&app)},
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << fmt::format("tensormorph: error: {}\nRun 'tensormorph --help' for usage.\n", e.what());
+    return tensormorph::kExitUsage;
+  }
+  for (const CLI::App* sub : app.get_subcommands()) return commands.at(sub->get_name())();
+  return tensormorph::kExitUsage;
+}

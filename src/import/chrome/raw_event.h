@@ -1,0 +1,50 @@
+// One Chrome trace event as read from JSON, before it is classified into model rows.
+// String views point into the simdjson parser's buffers and live as long as the chunk's document.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "model/trace.h"
+
+namespace tensormorph::chrome {
+
+// pid and tid are numbers in most traces, strings in some ("Spans", "stream 7", "CPU functions").
+struct RawId {
+  int64_t number = 0;
+  std::string_view text;  // non-empty view only for string ids
+  bool is_string = false;
+  bool present = false;
+};
+
+struct RawArgs {
+  bool has_correlation = false, has_external_id = false, has_device = false, has_stream = false;
+  uint64_t correlation = 0;
+  int64_t external_id = -1;
+  int64_t device = -1;
+  int64_t stream = -1;
+  Dim3 grid, block;
+  int64_t registers_per_thread = -1;
+  int64_t shared_memory = -1;
+  int64_t occupancy_percent = -1;
+  int64_t bytes = -1;             // "bytes" (memcpy/memset) or "size" (MTIA dma_request)
+  std::string_view input_dims;    // raw JSON of "Input Dims"
+  std::string_view metadata_name; // M events: process_name / thread_name
+  std::string_view labels;        // M events: process_labels
+};
+
+struct RawEvent {
+  char phase = 0;
+  std::string_view name;
+  std::string_view category;
+  bool has_ts = false, has_dur = false, has_id = false;
+  int64_t ts_ns = 0;
+  int64_t dur_ns = 0;
+  uint64_t id = 0;
+  bool binds_enclosing = false;  // "bp": "e"
+  RawId pid, tid;
+  RawArgs args;
+};
+
+}  // namespace tensormorph::chrome

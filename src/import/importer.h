@@ -1,0 +1,41 @@
+// Every input format is an Importer: Sniff() says how sure it is that some content is its format,
+// Import() reads a file into a Trace. All importers are listed in one registry (registry.cc).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/status.h"
+#include "model/trace.h"
+
+namespace tensormorph {
+
+struct ImportOptions {
+  int threads = 0;  // parser threads; 0 = one per core
+  size_t chunk_bytes = 32 << 20;
+  std::string input_format;  // force an importer by name; empty = detect by content
+  // Called now and then with (file bytes consumed, file size); may be empty.
+  std::function<void(uint64_t, uint64_t)> progress;
+};
+
+class Importer {
+ public:
+  virtual ~Importer() = default;
+  virtual std::string_view name() const = 0;
+  virtual std::string_view description() const = 0;
+  // 0: not this format; 100: certainly this format. `head` is the start of the content.
+  virtual int Sniff(std::string_view head) const = 0;
+  virtual StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const = 0;
+};
+
+// The registry, in detection order.
+const std::vector<const Importer*>& Importers();
+
+// Detects the format of `path` (or uses options.input_format) and imports it. Errors carry a
+// line:column position where the importer knows one.
+StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options);
+
+}  // namespace tensormorph

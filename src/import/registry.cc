@@ -1,0 +1,55 @@
+#include <fmt/format.h>
+
+#include "import/chrome/chrome_importer.h"
+#include "import/importer.h"
+#include "io/block_reader.h"
+#include "io/positions.h"
+
+namespace tensormorph {
+namespace {
+constexpr size_t kSniffBytes = 64 << 10;
+}
+
+const std::vector<const Importer*>& Importers() {
+  static const chrome::ChromeImporter kChrome;
+  static const std::vector<const Importer*> kImporters = {&kChrome};
+  return kImporters;
+}
+
+StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options) {
+  const Importer* chosen = nullptr;
+  if (!options.input_format.empty()) {
+    for (const Importer* importer : Importers()) {
+      if (importer->name() == options.input_format) chosen = importer;
+    }
+    if (chosen == nullptr) {
+      std::string known;
+      for (const Importer* importer : Importers()) known += fmt::format(" {}", importer->name());
+      return Status(StatusCode::kInvalidArgument,
+                    fmt::format("unknown input format '{}'; known formats:{}", options.input_format, known));
+    }
+  } else {
+    StatusOr<std::string> head = ReadHead(path, kSniffBytes);
+    if (!head.ok()) return head.status();
+    if (head->empty()) return UnreadableInput("the file is empty");
+    int best = 0;
+    for (const Importer* importer : Importers()) {
+      int score = importer->Sniff(*head);
+      if (score > best) {
+        best = score;
+        chosen = importer;
+      }
+    }
+    if (chosen == nullptr) {
+      return UnreadableInput(
+          "not a trace format tensormorph reads (expected PyTorch profiler / Kineto or Chrome trace "
+          "JSON, optionally gzip-compressed); use --input-format to force one",
+          SourcePosition{1, 1});
+    }
+  }
+  StatusOr<Trace> trace = chosen->Import(path, options);
+  if (!trace.ok()) return WithLineAndColumn(path, trace.status());
+  return trace;
+}
+
+}  // namespace tensormorph

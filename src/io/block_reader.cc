@@ -1,0 +1,175 @@
+#include "io/block_reader.h"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+#include "io/bounded_queue.h"
+
+namespace tensormorph {
+namespace {
+
+constexpr size_t kBlockSize = 8 << 20;       // content bytes handed to the splitter at a time
+constexpr size_t kCompressedRead = 1 << 20;  // compressed bytes read per fread
+constexpr size_t kQueuedBlocks = 4;          // inflated blocks waiting for the splitter
+
+struct FileCloser {
+  void operator()(FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<FILE, FileCloser>;
+
+StatusOr<File> OpenFile(const std::string& path, uint64_t* size) {
+  File file(std::fopen(path.c_str(), "rb"));
+  if (!file) {
+    return Status(StatusCode::kIoError, std::string("cannot open: ") + std::strerror(errno));
+  }
+  if (std::fseek(file.get(), 0, SEEK_END) == 0) {
+    long end = std::ftell(file.get());
+    *size = end > 0 ? static_cast<uint64_t>(end) : 0;
+    std::fseek(file.get(), 0, SEEK_SET);
+  }
+  return file;
+}
+
+class PlainReader final : public BlockReader {
+ public:
+  PlainReader(File file, uint64_t size) : file_(std::move(file)) { file_size_ = size; }
+
+  bool Next(std::vector<char>* block) override {
+    block->resize(kBlockSize);
+    size_t n = std::fread(block->data(), 1, kBlockSize, file_.get());
+    block->resize(n);
+    file_bytes_consumed_.fetch_add(n, std::memory_order_relaxed);
+    if (n == 0 && std::ferror(file_.get())) {
+      status_ = Status(StatusCode::kIoError, std::string("read error: ") + std::strerror(errno));
+    }
+    return n > 0;
+  }
+
+ private:
+  File file_;
+};
+
+// Inflates on a worker thread; the consumer takes finished blocks from a bounded queue.
+class GzipReader final : public BlockReader {
+ public:
+  GzipReader(File file, uint64_t size) : file_(std::move(file)), queue_(kQueuedBlocks) {
+    file_size_ = size;
+    compressed_ = true;
+    worker_ = std::thread([this] { Inflate(); });
+  }
+  ~GzipReader() override {
+    queue_.Close();
+    if (worker_.joinable()) worker_.join();
+  }
+
+  bool Next(std::vector<char>* block) override {
+    std::optional<std::vector<char>> next = queue_.Pop();
+    if (!next) {
+      if (worker_.joinable()) worker_.join();  // publishes status_ / warning_
+      return false;
+    }
+    *block = std::move(*next);
+    return true;
+  }
+
+ private:
+  void Inflate() {
+    z_stream zs{};
+    // 16 + MAX_WBITS: gzip wrapper only; a raw zlib stream is not what a .gz holds.
+    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
+      status_ = UnreadableInput("cannot initialise zlib");
+      queue_.Close();
+      return;
+    }
+    std::vector<unsigned char> in(kCompressedRead);
+    std::vector<char> out(kBlockSize);
+    size_t out_used = 0;
+    bool stream_ended = false;  // the last gzip member ended cleanly
+    uint64_t consumed = 0;
+    for (;;) {
+      if (zs.avail_in == 0) {
+        size_t n = std::fread(in.data(), 1, in.size(), file_.get());
+        if (n == 0) break;
+        zs.next_in = in.data();
+        zs.avail_in = static_cast<uInt>(n);
+        consumed += n;
+        file_bytes_consumed_.store(consumed, std::memory_order_relaxed);
+      }
+      if (stream_ended) {  // another gzip member follows (concatenated .gz files are valid)
+        inflateReset(&zs);
+        stream_ended = false;
+      }
+      zs.next_out = reinterpret_cast<Bytef*>(out.data() + out_used);
+      zs.avail_out = static_cast<uInt>(out.size() - out_used);
+      int rc = inflate(&zs, Z_NO_FLUSH);
+      out_used = out.size() - zs.avail_out;
+      if (rc == Z_STREAM_END) {
+        stream_ended = true;
+      } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        uint64_t at = consumed - zs.avail_in;
+        status_ = UnreadableInput("corrupt gzip data near compressed byte " + std::to_string(at) +
+                                  " (" + (zs.msg ? zs.msg : "inflate failed") + ")");
+        break;
+      }
+      if (out_used == out.size()) {
+        if (!queue_.Push(std::move(out))) break;  // consumer went away
+        out.assign(kBlockSize, 0);
+        out_used = 0;
+      }
+    }
+    if (status_.ok() && !stream_ended && (zs.total_in > 0 || consumed > 0)) {
+      warning_ = "the gzip stream ends early (the file was cut off while being written); "
+                 "reading what was decompressed";
+    }
+    inflateEnd(&zs);
+    if (out_used > 0 && status_.ok()) {
+      out.resize(out_used);
+      queue_.Push(std::move(out));
+    }
+    queue_.Close();
+  }
+
+  File file_;
+  BoundedQueue<std::vector<char>> queue_;
+  std::thread worker_;
+};
+
+bool HasGzipMagic(FILE* file) {
+  unsigned char magic[2] = {0, 0};
+  size_t n = std::fread(magic, 1, 2, file);
+  std::fseek(file, 0, SEEK_SET);
+  return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<BlockReader>> BlockReader::Open(const std::string& path) {
+  uint64_t size = 0;
+  StatusOr<File> file = OpenFile(path, &size);
+  if (!file.ok()) return file.status();
+  std::unique_ptr<BlockReader> reader;
+  if (HasGzipMagic(file->get())) {
+    reader = std::make_unique<GzipReader>(std::move(file).value(), size);
+  } else {
+    reader = std::make_unique<PlainReader>(std::move(file).value(), size);
+  }
+  return reader;
+}
+
+StatusOr<std::string> ReadHead(const std::string& path, size_t max_bytes) {
+  StatusOr<std::unique_ptr<BlockReader>> reader = BlockReader::Open(path);
+  if (!reader.ok()) return reader.status();
+  std::string head;
+  std::vector<char> block;
+  while (head.size() < max_bytes && (*reader)->Next(&block)) {
+    head.append(block.data(), std::min(block.size(), max_bytes - head.size()));
+  }
+  if (head.empty() && !(*reader)->status().ok()) return (*reader)->status();
+  return head;
+}
+
+}  // namespace tensormorph

@@ -1,0 +1,46 @@
+// Reads an input file in large blocks, inflating gzip on a thread of its own so that
+// decompression overlaps parsing. The file is never mapped or loaded whole.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/status.h"
+
+namespace tensormorph {
+
+class BlockReader {
+ public:
+  virtual ~BlockReader() = default;
+
+  // Opens `path`; gzip is recognised by its magic bytes, not by the file name.
+  static StatusOr<std::unique_ptr<BlockReader>> Open(const std::string& path);
+
+  // Fills `block` with the next bytes of (decompressed) content; false at the end or on error.
+  virtual bool Next(std::vector<char>* block) = 0;
+
+  // After Next() returned false: ok, or what went wrong (corrupt gzip data, read error).
+  const Status& status() const { return status_; }
+  // A problem that still leaves the bytes read so far usable (a truncated gzip stream).
+  const std::string& warning() const { return warning_; }
+
+  bool compressed() const { return compressed_; }
+  uint64_t file_size() const { return file_size_; }
+  // How far into the file (compressed bytes) reading has got; for progress reporting.
+  uint64_t file_bytes_consumed() const { return file_bytes_consumed_.load(std::memory_order_relaxed); }
+
+ protected:
+  Status status_;
+  std::string warning_;
+  bool compressed_ = false;
+  uint64_t file_size_ = 0;
+  std::atomic<uint64_t> file_bytes_consumed_{0};
+};
+
+// The first `max_bytes` of content (decompressed when gzip), for format sniffing.
+StatusOr<std::string> ReadHead(const std::string& path, size_t max_bytes);
+
+}  // namespace tensormorph

@@ -1,0 +1,113 @@
+#include "model/time.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace tensormorph {
+namespace {
+
+constexpr int64_t kMaxDigitsInt64 = 19;
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+}  // namespace
+
+std::optional<int64_t> ParseScaledDecimal(std::string_view text, int scale) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' ||
+                           text.back() == '\r')) {
+    text.remove_suffix(1);
+  }
+  size_t pos = 0;
+  bool negative = false;
+  if (pos < text.size() && (text[pos] == '-' || text[pos] == '+')) {
+    negative = text[pos] == '-';
+    ++pos;
+  }
+  // Significant digits without the decimal point; `fraction_digits` of them follow the point.
+  char digits[64];
+  int digit_count = 0;
+  int fraction_digits = 0;
+  int dropped_integer_digits = 0;  // integer digits beyond our buffer (only zeros can matter)
+  bool seen_point = false;
+  bool any_digit = false;
+  for (; pos < text.size(); ++pos) {
+    char c = text[pos];
+    if (IsDigit(c)) {
+      any_digit = true;
+      if (digit_count == 0 && c == '0') {  // leading zeros carry no value
+        if (seen_point) ++fraction_digits;
+        continue;
+      }
+      if (digit_count < static_cast<int>(sizeof(digits))) {
+        digits[digit_count++] = c;
+        if (seen_point) ++fraction_digits;
+      } else if (!seen_point) {
+        ++dropped_integer_digits;  // the number is far beyond int64 anyway
+      }
+    } else if (c == '.' && !seen_point) {
+      seen_point = true;
+    } else {
+      break;
+    }
+  }
+  if (!any_digit) return std::nullopt;
+  int exponent = 0;
+  if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+    ++pos;
+    bool exponent_negative = false;
+    if (pos < text.size() && (text[pos] == '-' || text[pos] == '+')) {
+      exponent_negative = text[pos] == '-';
+      ++pos;
+    }
+    if (pos >= text.size() || !IsDigit(text[pos])) return std::nullopt;
+    for (; pos < text.size() && IsDigit(text[pos]); ++pos) {
+      if (exponent > 100000) return std::nullopt;
+      exponent = exponent * 10 + (text[pos] - '0');
+    }
+    if (exponent_negative) exponent = -exponent;
+  }
+  if (pos != text.size()) return std::nullopt;
+  if (dropped_integer_digits > 0) return std::nullopt;
+
+  // value = digits * 10^shift; the first `cut` digits form the integer part.
+  const int64_t shift = static_cast<int64_t>(exponent) - fraction_digits + scale;
+  const int64_t cut = digit_count + shift;
+  if (cut > kMaxDigitsInt64 + 1) return std::nullopt;
+
+  // Accumulate as unsigned so that INT64_MIN's magnitude fits.
+  uint64_t magnitude = 0;
+  auto push_digit = [&](int d) -> bool {
+    if (magnitude > (UINT64_MAX - static_cast<uint64_t>(d)) / 10) return false;
+    magnitude = magnitude * 10 + static_cast<uint64_t>(d);
+    return true;
+  };
+  for (int64_t i = 0; i < cut; ++i) {
+    if (!push_digit(i < digit_count ? digits[i] - '0' : 0)) return std::nullopt;
+  }
+  if (cut >= 0 && cut < digit_count && digits[cut] >= '5') {  // half away from zero
+    if (magnitude == UINT64_MAX) return std::nullopt;
+    ++magnitude;
+  }
+  const uint64_t limit = negative ? (static_cast<uint64_t>(INT64_MAX) + 1) : INT64_MAX;
+  if (magnitude > limit) return std::nullopt;
+  if (negative) return static_cast<int64_t>(0 - magnitude);
+  return static_cast<int64_t>(magnitude);
+}
+
+std::string FormatDuration(double ns) {
+  char buf[48];
+  double a = std::fabs(ns);
+  if (a < 1e3) {
+    std::snprintf(buf, sizeof buf, "%.0f ns", ns);
+  } else if (a < 1e6) {
+    std::snprintf(buf, sizeof buf, "%.3f us", ns / 1e3);
+  } else if (a < 1e9) {
+    std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.3f s", ns / 1e9);
+  }
+  return buf;
+}
+
+}  // namespace tensormorph

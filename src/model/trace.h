@@ -1,0 +1,173 @@
+// The trace model of DESIGN.md §2: one Trace per input file, with compact row tables.
+// Rows refer to strings by StringId, to devices and tracks by index. After import every device
+// table is sorted by (device, stream, start) and every host table by (track, start), so that time
+// queries are binary searches.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/string_pool.h"
+
+namespace tensormorph {
+
+enum class Backend : uint8_t { kCpu, kCuda, kRocm, kMetal, kWebGpu, kOther };
+const char* BackendName(Backend backend);
+std::optional<Backend> ParseBackend(std::string_view name);
+
+constexpr uint32_t kNoDevice = UINT32_MAX;
+
+struct Device {
+  Backend backend = Backend::kOther;
+  std::string name;         // as the trace reports it, e.g. "NVIDIA A100-SXM4-40GB"
+  std::string vendor;       // "NVIDIA", "AMD", "Meta", ... when known
+  int64_t trace_id = 0;     // the id the trace uses for it (Kineto: args.device or GPU pid)
+  int32_t index = -1;       // the runtime's device ordinal, -1 when the trace does not say
+  int32_t compute_major = 0, compute_minor = 0;  // CUDA compute capability / gfx major.minor
+  int32_t sm_count = 0;                          // SMs (NVIDIA) or CUs (AMD)
+  int32_t warp_size = 0;
+  int32_t max_threads_per_sm = 0;
+  int32_t registers_per_sm = 0;
+  int64_t shared_memory_per_sm = 0;
+  int64_t shared_memory_per_block = 0;
+  int64_t total_memory_bytes = 0;
+  bool described = false;  // true when the trace carried properties for it
+};
+
+struct Dim3 {
+  uint32_t x = 0, y = 0, z = 0;
+  bool empty() const { return x == 0 && y == 0 && z == 0; }
+};
+
+// Ids that the linking stage joins on; 0 means "absent" for correlation, -1 for external ids.
+struct LinkIds {
+  uint64_t correlation = 0;
+  int64_t external_id = -1;
+};
+
+struct Kernel {
+  int64_t start_ns = 0;
+  int64_t duration_ns = 0;
+  LinkIds link;
+  StringId name = 0;
+  uint32_t device = kNoDevice;  // index into Trace::devices
+  int64_t stream = -1;
+  Dim3 grid, block;
+  uint32_t shared_memory_bytes = 0;  // static + dynamic, as Kineto reports it
+  uint16_t registers_per_thread = 0;
+  int8_t achieved_occupancy_percent = -1;  // Kineto's estimate; -1 when absent
+  int64_t end_ns() const { return start_ns + duration_ns; }
+};
+static_assert(sizeof(Kernel) <= 88, "Kernel rows must stay compact");
+
+enum class TransferKind : uint8_t { kMemcpy, kMemset };
+
+struct Transfer {
+  int64_t start_ns = 0;
+  int64_t duration_ns = 0;
+  LinkIds link;
+  uint64_t bytes = 0;
+  StringId name = 0;  // e.g. "Memcpy HtoD (Pageable -> Device)"
+  uint32_t device = kNoDevice;
+  int64_t stream = -1;
+  TransferKind kind = TransferKind::kMemcpy;
+};
+static_assert(sizeof(Transfer) <= 64, "Transfer rows must stay compact");
+
+// A host thread (or any track keyed by pid/tid); string pids/tids are kept by name.
+struct Track {
+  int64_t pid = 0;
+  int64_t tid = 0;
+  std::string pid_name;  // set when the trace used a string pid ("Spans", "CPU functions")
+  std::string tid_name;
+  std::string thread_name;  // from thread_name metadata
+};
+
+enum class ApiKind : uint8_t { kRuntime, kDriver, kSync };
+
+struct ApiCall {
+  int64_t start_ns = 0;
+  int64_t duration_ns = 0;
+  LinkIds link;
+  StringId name = 0;  // cudaLaunchKernel, hipExtModuleLaunchKernel, cuLaunchKernel, ...
+  uint32_t track = 0;
+  ApiKind kind = ApiKind::kRuntime;
+};
+static_assert(sizeof(ApiCall) <= 48, "ApiCall rows must stay compact");
+
+enum class SliceKind : uint8_t {
+  kOp,                // framework operation (cpu_op, Operator, legacy autograd events)
+  kUserAnnotation,    // record_function ranges, ProfilerStep#N
+  kGpuAnnotation,     // the GPU mirror of a user annotation
+  kPythonFunction,    // python stack frames (with_stack)
+};
+
+// Host-side ranges: framework ops, annotations, python frames.
+struct Slice {
+  int64_t start_ns = 0;
+  int64_t duration_ns = 0;
+  int64_t external_id = -1;
+  StringId name = 0;
+  StringId input_dims = 0;  // raw JSON text of "Input Dims" (interned: shapes repeat)
+  uint32_t track = 0;
+  SliceKind kind = SliceKind::kOp;
+  int64_t end_ns() const { return start_ns + duration_ns; }
+};
+static_assert(sizeof(Slice) <= 40, "Slice rows must stay compact");
+
+enum class FlowPhase : uint8_t { kStart, kStep, kFinish };
+
+// Flow arrows (Kineto ac2g / async_gpu: runtime call -> GPU op; fwdbwd: forward -> backward op).
+struct Flow {
+  int64_t ts_ns = 0;
+  uint64_t id = 0;
+  StringId category = 0;
+  uint32_t track = 0;
+  FlowPhase phase = FlowPhase::kStart;
+  bool binds_enclosing = false;  // "bp": "e"
+};
+
+// How many events of each kind one input held, including the ones not kept as rows.
+struct EventCounts {
+  uint64_t kernels = 0, memcpys = 0, memsets = 0;
+  uint64_t runtime_calls = 0, driver_calls = 0, sync_events = 0;
+  uint64_t ops = 0, annotations = 0, gpu_annotations = 0, python_functions = 0;
+  uint64_t flows = 0, metadata = 0, instants = 0, counter_ranges = 0, other = 0;
+  uint64_t skipped = 0;  // unreadable events (each also counted in a warning)
+};
+
+struct Trace {
+  std::string path;
+  std::string format;          // "kineto", "pytorch-autograd"
+  std::string format_version;  // human-readable era / schema
+  std::vector<Backend> backends;  // backends of the devices that ran something, plus cpu
+  std::optional<int64_t> rank;
+  std::optional<int64_t> world_size;
+  std::optional<int64_t> base_time_ns;  // Kineto baseTimeNanoseconds, already added to times
+  std::map<std::string, std::string> metadata;  // other top-level scalar keys, as JSON text
+
+  StringPool strings;
+  std::vector<Device> devices;  // the devices that ran something, by trace id
+  int32_t described_device_count = 0;  // devices the trace's header describes (may be idle)
+  std::vector<Track> tracks;
+  std::vector<Kernel> kernels;
+  std::vector<Transfer> transfers;
+  std::vector<ApiCall> api_calls;
+  std::vector<Slice> slices;
+  std::vector<Flow> flows;
+  EventCounts counts;
+  std::vector<std::string> warnings;
+
+  // Earliest start and latest end over every timed row; {0, 0} for an empty trace.
+  int64_t span_start_ns = 0;
+  int64_t span_end_ns = 0;
+
+  std::string_view str(StringId id) const { return strings.Get(id); }
+  bool HasBackend(Backend backend) const;
+};
+
+}  // namespace tensormorph

@@ -1,0 +1,168 @@
+#include "report/info_report.h"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "analysis/kernels.h"
+#include "model/time.h"
+#include "report/csv.h"
+#include "report/json_output.h"
+
+namespace tensormorph {
+namespace {
+
+// (key, count) pairs in a stable order, for every output format.
+std::vector<std::pair<const char*, uint64_t>> CountList(const EventCounts& c) {
+  return {{"kernels", c.kernels},
+          {"memcpys", c.memcpys},
+          {"memsets", c.memsets},
+          {"runtime_calls", c.runtime_calls},
+          {"driver_calls", c.driver_calls},
+          {"sync_events", c.sync_events},
+          {"ops", c.ops},
+          {"annotations", c.annotations},
+          {"gpu_annotations", c.gpu_annotations},
+          {"python_functions", c.python_functions},
+          {"flows", c.flows},
+          {"counter_ranges", c.counter_ranges},
+          {"metadata", c.metadata},
+          {"instants", c.instants},
+          {"other", c.other},
+          {"skipped", c.skipped}};
+}
+
+std::string BackendList(const Trace& t) {
+  std::string list;
+  for (Backend b : t.backends) list += (list.empty() ? "" : ", ") + std::string(BackendName(b));
+  return list.empty() ? "none" : list;
+}
+
+// Epoch nanoseconds as UTC wall-clock time; traces with relative times print as offsets.
+std::string WallClock(int64_t ns) {
+  constexpr int64_t kYear2000Ns = 946684800LL * 1000000000LL;
+  if (ns < kYear2000Ns) return fmt::format("{} ns", ns);
+  std::chrono::sys_time<std::chrono::nanoseconds> tp{std::chrono::nanoseconds(ns)};
+  return fmt::format("{:%Y-%m-%d %H:%M:%S} UTC", std::chrono::floor<std::chrono::microseconds>(tp));
+}
+
+std::string DeviceDetails(const Device& d) {
+  std::vector<std::string> parts;
+  if (d.compute_major > 0) {
+    parts.push_back(d.backend == Backend::kRocm ? fmt::format("gfx {}.{}", d.compute_major, d.compute_minor)
+                                                : fmt::format("CC {}.{}", d.compute_major, d.compute_minor));
+  }
+  if (d.sm_count > 0) parts.push_back(fmt::format("{} {}", d.sm_count, d.backend == Backend::kRocm ? "CUs" : "SMs"));
+  if (d.total_memory_bytes > 0) parts.push_back(fmt::format("{:.1f} GiB", d.total_memory_bytes / 1073741824.0));
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
+
+void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces) {
+  for (size_t i = 0; i < traces.size(); ++i) {
+    const Trace& t = *traces[i];
+    if (i > 0) out << '\n';
+    out << t.path << '\n';
+    out << fmt::format("  format    {} ({})\n", t.format, t.format_version);
+    out << fmt::format("  backends  {}\n", BackendList(t));
+    if (t.devices.empty()) out << "  devices   none ran anything\n";
+    for (uint32_t d = 0; d < t.devices.size(); ++d) {
+      std::string details = DeviceDetails(t.devices[d]);
+      out << fmt::format("  {}  {}{}\n", d == 0 ? "devices " : "        ", DeviceLabel(t, d, false),
+                         details.empty() ? "" : " (" + details + ")");
+    }
+    if (t.described_device_count > 0) {
+      out << fmt::format("            ({} described in the trace header)\n", t.described_device_count);
+    }
+    if (t.rank) {
+      out << fmt::format("  rank      {}{}\n", *t.rank,
+                         t.world_size ? fmt::format(" of {}", *t.world_size) : "");
+    }
+    out << fmt::format("  span      {}  from {} to {}\n", FormatDuration(t.span_end_ns - t.span_start_ns),
+                       WallClock(t.span_start_ns), WallClock(t.span_end_ns));
+    std::string counts;
+    for (auto [name, n] : CountList(t.counts)) {
+      if (n > 0) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, name);
+    }
+    out << "  events    " << (counts.empty() ? "none" : counts) << '\n';
+    for (size_t w = 0; w < t.warnings.size(); ++w) {
+      out << (w == 0 ? "  warnings  " : "            ") << t.warnings[w] << '\n';
+    }
+  }
+}
+
+void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces) {
+  Json inputs = DescribeInputs(traces);
+  for (size_t i = 0; i < traces.size(); ++i) {
+    const Trace& t = *traces[i];
+    Json& input = inputs[i];
+    Json devices = Json::array();
+    for (uint32_t d = 0; d < t.devices.size(); ++d) {
+      const Device& dev = t.devices[d];
+      devices.push_back({{"label", DeviceLabel(t, d, false)},
+                         {"backend", BackendName(dev.backend)},
+                         {"name", dev.name},
+                         {"vendor", dev.vendor},
+                         {"index", dev.index},
+                         {"trace_id", dev.trace_id},
+                         {"compute_capability", fmt::format("{}.{}", dev.compute_major, dev.compute_minor)},
+                         {"sm_count", dev.sm_count},
+                         {"memory_bytes", dev.total_memory_bytes}});
+    }
+    input["devices"] = std::move(devices);
+    input["described_device_count"] = t.described_device_count;
+    input["rank"] = t.rank ? Json(*t.rank) : Json(nullptr);
+    input["world_size"] = t.world_size ? Json(*t.world_size) : Json(nullptr);
+    input["base_time_ns"] = t.base_time_ns ? Json(*t.base_time_ns) : Json(nullptr);
+    input["span"] = {{"start_ns", t.span_start_ns},
+                     {"end_ns", t.span_end_ns},
+                     {"duration_ns", t.span_end_ns - t.span_start_ns}};
+    Json counts = Json::object();
+    for (auto [name, n] : CountList(t.counts)) counts[name] = n;
+    input["counts"] = std::move(counts);
+    input["warnings"] = t.warnings;
+  }
+  WriteJson(out, {{"schema", "tensormorph.info/1"}, {"inputs", std::move(inputs)}});
+}
+
+void RenderCsv(std::ostream& out, const std::vector<const Trace*>& traces) {
+  std::vector<std::string> header = {"path", "format", "format_version", "backends", "devices",
+                                     "rank", "world_size", "span_start_ns", "span_end_ns"};
+  for (auto [name, n] : CountList(EventCounts{})) header.emplace_back(name);
+  header.emplace_back("warnings");
+  WriteCsvRow(out, header);
+  for (const Trace* t : traces) {
+    std::string devices;
+    for (uint32_t d = 0; d < t->devices.size(); ++d) {
+      devices += (d ? "; " : "") + DeviceLabel(*t, d, false);
+    }
+    std::string backends;
+    for (Backend b : t->backends) backends += (backends.empty() ? "" : " ") + std::string(BackendName(b));
+    std::vector<std::string> row = {t->path,
+                                    t->format,
+                                    t->format_version,
+                                    backends,
+                                    devices,
+                                    t->rank ? std::to_string(*t->rank) : "",
+                                    t->world_size ? std::to_string(*t->world_size) : "",
+                                    std::to_string(t->span_start_ns),
+                                    std::to_string(t->span_end_ns)};
+    for (auto [name, n] : CountList(t->counts)) row.push_back(std::to_string(n));
+    row.push_back(std::to_string(t->warnings.size()));
+    WriteCsvRow(out, row);
+  }
+}
+
+}  // namespace
+
+void RenderInfo(std::ostream& out, const std::vector<const Trace*>& traces, OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kTable: RenderTable(out, traces); return;
+    case OutputFormat::kJson: RenderJson(out, traces); return;
+    case OutputFormat::kCsv: RenderCsv(out, traces); return;
+  }
+}
+
+}  // namespace tensormorph

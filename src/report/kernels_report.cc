@@ -1,0 +1,138 @@
+#include "report/kernels_report.h"
+
+#include <fmt/format.h>
+
+#include "model/time.h"
+#include "report/csv.h"
+#include "report/json_output.h"
+#include "report/table.h"
+
+namespace tensormorph {
+namespace {
+
+constexpr size_t kNameWidth = 100;
+
+const char* GroupName(KernelGrouping g) {
+  switch (g) {
+    case KernelGrouping::kName: return "name";
+    case KernelGrouping::kDevice: return "device";
+    case KernelGrouping::kStream: return "stream";
+  }
+  return "name";
+}
+
+void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces,
+                 const KernelQuery& query, const KernelSummary& summary) {
+  TextTable table;
+  using A = TextTable::Align;
+  for (const char* h : {"Time(%)", "Total", "Count", "Avg", "Med", "Min", "Max", "StdDev"}) {
+    table.AddColumn(h, A::kRight);
+  }
+  table.AddColumn("Backend", A::kLeft);
+  if (query.by_input) table.AddColumn("Input", A::kRight);
+  table.AddColumn(query.group_by == KernelGrouping::kName ? "Name" : "Device", A::kLeft, kNameWidth);
+  for (const KernelRow& r : summary.rows) {
+    std::vector<std::string> cells = {
+        fmt::format("{:.1f}", r.percent), FormatDuration(r.total_ns), std::to_string(r.count),
+        FormatDuration(r.mean_ns),        FormatDuration(r.median_ns), FormatDuration(r.min_ns),
+        FormatDuration(r.max_ns),         FormatDuration(r.stddev_ns), BackendName(r.backend)};
+    if (query.by_input) cells.push_back(std::to_string(r.input));
+    cells.push_back(r.name);
+    table.AddRow(std::move(cells));
+  }
+  table.Print(out);
+  out << fmt::format("\n{} kernel launches, {} of kernel time", summary.kernel_count,
+                     FormatDuration(summary.total_ns));
+  if (summary.rows.size() < summary.row_count_before_top) {
+    out << fmt::format("; showing the top {} of {} rows", summary.rows.size(),
+                       summary.row_count_before_top);
+  }
+  out << '\n';
+  if (query.by_input) {
+    for (size_t i = 0; i < traces.size(); ++i) out << fmt::format("input {}: {}\n", i, traces[i]->path);
+  }
+}
+
+void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces, const KernelQuery& query,
+                const KernelSummary& summary) {
+  Json rows = Json::array();
+  for (const KernelRow& r : summary.rows) {
+    Json row = {{"name", r.name},           {"backend", BackendName(r.backend)},
+                {"count", r.count},         {"total_ns", r.total_ns},
+                {"mean_ns", r.mean_ns},     {"median_ns", r.median_ns},
+                {"min_ns", r.min_ns},       {"max_ns", r.max_ns},
+                {"stddev_ns", r.stddev_ns}, {"percent", r.percent}};
+    if (query.by_input) row["input"] = r.input;
+    rows.push_back(std::move(row));
+  }
+  Json doc = {{"schema", "tensormorph.kernels/1"},
+              {"inputs", DescribeInputs(traces)},
+              {"group_by", GroupName(query.group_by)},
+              {"total_ns", summary.total_ns},
+              {"kernel_count", summary.kernel_count},
+              {"rows", std::move(rows)}};
+  if (summary.rows.empty()) doc["note"] = ExplainNoKernels(traces, query);
+  WriteJson(out, doc);
+}
+
+void RenderCsv(std::ostream& out, const KernelQuery& query, const KernelSummary& summary) {
+  std::vector<std::string> header = {"name",   "backend", "count",     "total_ns", "mean_ns",
+                                     "median_ns", "min_ns", "max_ns", "stddev_ns", "percent"};
+  if (query.by_input) header.emplace_back("input");
+  WriteCsvRow(out, header);
+  for (const KernelRow& r : summary.rows) {
+    std::vector<std::string> fields = {r.name,
+                                       BackendName(r.backend),
+                                       std::to_string(r.count),
+                                       std::to_string(r.total_ns),
+                                       fmt::format("{:.3f}", r.mean_ns),
+                                       fmt::format("{:.1f}", r.median_ns),
+                                       std::to_string(r.min_ns),
+                                       std::to_string(r.max_ns),
+                                       fmt::format("{:.3f}", r.stddev_ns),
+                                       fmt::format("{:.4f}", r.percent)};
+    if (query.by_input) fields.push_back(std::to_string(r.input));
+    WriteCsvRow(out, fields);
+  }
+}
+
+}  // namespace
+
+std::string ExplainNoKernels(const std::vector<const Trace*>& traces, const KernelQuery& query) {
+  uint64_t kernels = 0, ranges = 0, ops = 0;
+  for (const Trace* t : traces) {
+    kernels += t->counts.kernels;
+    ranges += t->counts.counter_ranges;
+    ops += t->counts.ops;
+  }
+  if (kernels > 0) return "no kernel matches the --backend / --device filters";
+  if (ranges > 0) {
+    return fmt::format(
+        "no kernel activity: the trace holds {} CUPTI profiler ranges (counter collection replays "
+        "kernels, so their times are not kernel durations)",
+        ranges);
+  }
+  if (ops > 0) return "no kernels: this is a CPU-only trace (framework ops only)";
+  return "no kernels in this trace";
+}
+
+void RenderKernels(std::ostream& out, const std::vector<const Trace*>& traces,
+                   const KernelQuery& query, const KernelSummary& summary, OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kJson:
+      RenderJson(out, traces, query, summary);
+      return;
+    case OutputFormat::kCsv:
+      RenderCsv(out, query, summary);
+      return;
+    case OutputFormat::kTable:
+      if (summary.rows.empty()) {
+        out << ExplainNoKernels(traces, query) << '\n';
+        return;
+      }
+      RenderTable(out, traces, query, summary);
+      return;
+  }
+}
+
+}  // namespace tensormorph

@@ -1,0 +1,18 @@
+// Renders a KernelSummary as a table, JSON (schema tensormorph.kernels/1) or CSV.
+#pragma once
+
+#include <ostream>
+#include <vector>
+
+#include "analysis/kernels.h"
+#include "report/output_format.h"
+
+namespace tensormorph {
+
+void RenderKernels(std::ostream& out, const std::vector<const Trace*>& traces,
+                   const KernelQuery& query, const KernelSummary& summary, OutputFormat format);
+
+// Why a set of inputs has no kernel rows, in one sentence (CPU-only trace, counter ranges only...).
+std::string ExplainNoKernels(const std::vector<const Trace*>& traces, const KernelQuery& query);
+
+}  // namespace tensormorph
