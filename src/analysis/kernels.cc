@@ -24,7 +24,10 @@ bool DeviceMatches(const Trace& trace, uint32_t device, const std::string& filte
   if (filter.empty()) return true;
   if (device >= trace.devices.size()) return false;
   const Device& d = trace.devices[device];
-  if (filter == std::to_string(d.index) || filter == std::to_string(d.trace_id)) return true;
+  // A number names an ordinal or a trace id; anything else is looked for in the label.
+  if (std::all_of(filter.begin(), filter.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return filter == std::to_string(d.index) || filter == std::to_string(d.trace_id);
+  }
   return DeviceLabel(trace, device, true).find(filter) != std::string::npos;
 }
 

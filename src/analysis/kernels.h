@@ -18,7 +18,7 @@ enum class KernelGrouping { kName, kDevice, kStream };
 struct KernelQuery {
   KernelGrouping group_by = KernelGrouping::kName;
   std::optional<Backend> backend;  // keep only kernels of this backend
-  std::string device;              // keep only devices whose label or ordinal matches
+  std::string device;              // a number: ordinal or trace id; else part of the label
   bool by_input = false;           // keep inputs apart instead of combining them
   size_t top = 0;                  // keep the N largest rows; 0 = all
 };
