@@ -52,9 +52,10 @@ void FillDurationStats(std::vector<int64_t>& durations, KernelRow* row) {
   if (n == 0) return;
   row->min_ns = durations.front();
   row->max_ns = durations.back();
-  int64_t total = 0;
+  __int128 total = 0;
   for (int64_t d : durations) total += d;
-  row->total_ns = total;
+  row->total_ns = total > INT64_MAX ? INT64_MAX : static_cast<int64_t>(total);
+  row->total_overflows = total > INT64_MAX;
   const long double mean = static_cast<long double>(total) / n;
   row->mean_ns = static_cast<double>(mean);
   row->median_ns = n % 2 == 1 ? static_cast<double>(durations[n / 2])
@@ -110,7 +111,10 @@ KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const Ke
     row.backend = key.backend;
     row.input = key.input;
     FillDurationStats(durations, &row);
-    summary.total_ns += row.total_ns;
+    if (row.total_overflows || __builtin_add_overflow(summary.total_ns, row.total_ns, &summary.total_ns)) {
+      summary.total_ns = INT64_MAX;
+      summary.total_overflows = true;
+    }
     summary.kernel_count += row.count;
     summary.rows.push_back(std::move(row));
     std::vector<int64_t>().swap(durations);

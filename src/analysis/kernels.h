@@ -35,6 +35,7 @@ struct KernelRow {
   double median_ns = 0;
   double stddev_ns = 0;
   double percent = 0;
+  bool total_overflows = false;  // the true total exceeds int64 ns (292 years): corrupt durations
 };
 
 struct KernelSummary {
@@ -42,6 +43,7 @@ struct KernelSummary {
   int64_t total_ns = 0;         // summed time of every kernel that passed the filters
   uint64_t kernel_count = 0;
   size_t row_count_before_top = 0;
+  bool total_overflows = false;  // some total was capped at INT64_MAX
 };
 
 KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const KernelQuery& query);

@@ -48,6 +48,10 @@ CommandRunner AddKernelsCommand(CLI::App* app) {
                                                      : KernelGrouping::kName;
     std::vector<const Trace*> inputs = Pointers(traces);
     KernelSummary summary = SummarizeKernels(inputs, query);
+    if (summary.total_overflows) {
+      std::cerr << "tensormorph: warning: summed kernel time exceeds the int64 nanosecond range "
+                   "(292 years): the trace's durations are corrupt; totals are capped\n";
+    }
     RenderKernels(std::cout, inputs, query, summary, FormatOf(options->common));
     return kExitOk;
   };

@@ -12,9 +12,9 @@
 namespace tensormorph {
 namespace {
 
-constexpr size_t kBlockSize = 8 << 20;       // content bytes handed to the splitter at a time
 constexpr size_t kCompressedRead = 1 << 20;  // compressed bytes read per fread
 constexpr size_t kQueuedBlocks = 4;          // inflated blocks waiting for the splitter
+constexpr uint64_t kMaxLeadingWhitespace = 64ull << 20;
 
 struct FileCloser {
   void operator()(FILE* f) const { std::fclose(f); }
@@ -39,8 +39,8 @@ class PlainReader final : public BlockReader {
   PlainReader(File file, uint64_t size) : file_(std::move(file)) { file_size_ = size; }
 
   bool Next(std::vector<char>* block) override {
-    block->resize(kBlockSize);
-    size_t n = std::fread(block->data(), 1, kBlockSize, file_.get());
+    block->resize(kReadBlockBytes);
+    size_t n = std::fread(block->data(), 1, kReadBlockBytes, file_.get());
     block->resize(n);
     file_bytes_consumed_.fetch_add(n, std::memory_order_relaxed);
     if (n == 0 && std::ferror(file_.get())) {
@@ -86,7 +86,7 @@ class GzipReader final : public BlockReader {
       return;
     }
     std::vector<unsigned char> in(kCompressedRead);
-    std::vector<char> out(kBlockSize);
+    std::vector<char> out(kReadBlockBytes);
     size_t out_used = 0;
     bool stream_ended = false;  // the last gzip member ended cleanly
     uint64_t consumed = 0;
@@ -117,7 +117,7 @@ class GzipReader final : public BlockReader {
       }
       if (out_used == out.size()) {
         if (!queue_.Push(std::move(out))) break;  // consumer went away
-        out.assign(kBlockSize, 0);
+        out.assign(kReadBlockBytes, 0);
         out_used = 0;
       }
     }
@@ -165,10 +165,28 @@ StatusOr<std::string> ReadHead(const std::string& path, size_t max_bytes) {
   if (!reader.ok()) return reader.status();
   std::string head;
   std::vector<char> block;
+  uint64_t leading_space = 0;  // not part of the head: formats are told apart by what follows
   while (head.size() < max_bytes && (*reader)->Next(&block)) {
-    head.append(block.data(), std::min(block.size(), max_bytes - head.size()));
+    size_t i = 0;
+    if (head.empty()) {
+      while (i < block.size() && (block[i] == ' ' || block[i] == '\n' || block[i] == '\r' ||
+                                  block[i] == '\t')) {
+        ++i;
+      }
+      leading_space += i;
+      if (leading_space > kMaxLeadingWhitespace) {
+        return UnreadableInput("the content starts with more than 64 MiB of whitespace; not a trace");
+      }
+    }
+    head.append(block.data() + i, std::min(block.size() - i, max_bytes - head.size()));
   }
-  if (head.empty() && !(*reader)->status().ok()) return (*reader)->status();
+  if (head.empty()) {
+    if (!(*reader)->status().ok()) return (*reader)->status();
+    if (!(*reader)->warning().empty()) {
+      return UnreadableInput("no content could be read: " + (*reader)->warning());
+    }
+    if (leading_space > 0) return UnreadableInput("the file holds only whitespace");
+  }
   return head;
 }
 

@@ -12,6 +12,9 @@
 
 namespace tensormorph {
 
+// Content bytes handed out by one BlockReader::Next().
+constexpr size_t kReadBlockBytes = 2 << 20;
+
 class BlockReader {
  public:
   virtual ~BlockReader() = default;
@@ -40,7 +43,8 @@ class BlockReader {
   std::atomic<uint64_t> file_bytes_consumed_{0};
 };
 
-// The first `max_bytes` of content (decompressed when gzip), for format sniffing.
+// The first `max_bytes` of content (decompressed when gzip) after any leading whitespace, for
+// format sniffing.
 StatusOr<std::string> ReadHead(const std::string& path, size_t max_bytes);
 
 }  // namespace tensormorph

@@ -11,6 +11,33 @@ constexpr int64_t kMaxDigitsInt64 = 19;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
+constexpr int64_t kPowersOfTen[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+
+// The shape nearly every timestamp has ("1716923416123.456", "812"): unsigned digits with at most
+// `scale` fraction digits, so no rounding. Anything else goes to the general parser.
+std::optional<int64_t> ParsePlainDecimal(std::string_view text, int scale) {
+  if (scale < 0 || scale > 6 || text.empty() || text.size() > 19) return std::nullopt;
+  int64_t value = 0;
+  int fraction_digits = -1;  // -1: no point seen
+  for (char c : text) {
+    if (IsDigit(c)) {
+      value = value * 10 + (c - '0');  // 19 characters hold at most 18 digits after a point
+      if (fraction_digits >= 0) ++fraction_digits;
+    } else if (c == '.' && fraction_digits < 0) {
+      fraction_digits = 0;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (fraction_digits < 0 && text.size() > 18) return std::nullopt;  // 19 digits may overflow
+  if (fraction_digits > scale || (fraction_digits == 0 && text.size() == 1)) return std::nullopt;
+  int64_t result = 0;
+  if (__builtin_mul_overflow(value, kPowersOfTen[scale - std::max(fraction_digits, 0)], &result)) {
+    return std::nullopt;
+  }
+  return result;
+}
+
 }  // namespace
 
 std::optional<int64_t> ParseScaledDecimal(std::string_view text, int scale) {
@@ -18,6 +45,7 @@ std::optional<int64_t> ParseScaledDecimal(std::string_view text, int scale) {
                            text.back() == '\r')) {
     text.remove_suffix(1);
   }
+  if (auto fast = ParsePlainDecimal(text, scale)) return fast;
   size_t pos = 0;
   bool negative = false;
   if (pos < text.size() && (text[pos] == '-' || text[pos] == '+')) {

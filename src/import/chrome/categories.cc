@@ -40,6 +40,21 @@ Category ClassifyCategory(std::string_view cat) {
       {"ac2g", Category::kFlow},
   }};
   if (cat.empty()) return Category::kNone;
+  // The hot categories first, by length, before the full table.
+  switch (cat.size()) {
+    case 6:
+      if (cat == "cpu_op") return Category::kCpuOp;
+      if (cat == "kernel") return Category::kKernel;
+      break;
+    case 4:
+      if (cat == "ac2g") return Category::kFlow;
+      break;
+    case 12:
+      if (cat == "cuda_runtime") return Category::kRuntime;
+      break;
+    default:
+      break;
+  }
   for (const auto& [name, category] : kTable) {
     if (cat == name) return category;
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <simdjson.h>
+
 #include <map>
 #include <mutex>
 #include <thread>
@@ -13,6 +15,7 @@
 #include "import/chrome/trace_metadata.h"
 #include "io/block_reader.h"
 #include "io/bounded_queue.h"
+#include "io/buffer_pool.h"
 #include "io/positions.h"
 
 namespace tensormorph::chrome {
@@ -22,7 +25,8 @@ namespace {
 // counted, so that a trace with a million bad events does not print a million lines.
 constexpr size_t kDetailedWarnings = 20;
 
-// Parsed chunks wait here until every earlier chunk has been merged.
+// Parsed chunks wait here until every earlier chunk has been merged. Merging as soon as possible
+// keeps only a few chunk results alive at a time: peak memory is the model plus a few chunks.
 class OrderedResults {
  public:
   void Put(uint64_t index, ChunkResult result) {
@@ -51,15 +55,17 @@ class OrderedResults {
   uint64_t next_ = 0;
 };
 
-// Parser threads: pop chunks, parse, hand results back by index.
+// Parser threads: pop chunks, parse, hand results back by index and buffers back to the pool.
 class ParserPool {
  public:
-  ParserPool(int threads, OrderedResults* results) : queue_(static_cast<size_t>(threads) + 1) {
+  ParserPool(int threads, OrderedResults* results, BufferPool* buffers)
+      : queue_(static_cast<size_t>(threads)) {
     for (int i = 0; i < threads; ++i) {
-      workers_.emplace_back([this, results] {
+      workers_.emplace_back([this, results, buffers] {
         ChunkParser parser;
         while (std::optional<EventChunk> chunk = queue_.Pop()) {
           results->Put(chunk->index, parser.Parse(*chunk));
+          buffers->Give(std::move(chunk->text));
         }
       });
     }
@@ -116,14 +122,15 @@ StatusOr<Trace> ChromeImporter::Import(const std::string& path, const ImportOpti
   MergedChunks merged;
   ChunkMerger merger(&trace, &merged);
   OrderedResults results;
-  EventSplitter splitter(options.chunk_bytes);
+  BufferPool buffers(options.chunk_bytes + 2 * kReadBlockBytes + simdjson::SIMDJSON_PADDING);
+  EventSplitter splitter(options.chunk_bytes, &buffers);
 
   const int threads =
       options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   // One thread: parse inline, no pool. More: the calling thread splits and merges.
   std::optional<ParserPool> pool;
   ChunkParser inline_parser;
-  if (threads > 1) pool.emplace(threads, &results);
+  if (threads > 1) pool.emplace(threads, &results, &buffers);
 
   auto dispatch = [&](std::vector<EventChunk>& chunks) {
     for (EventChunk& chunk : chunks) {
@@ -131,6 +138,7 @@ StatusOr<Trace> ChromeImporter::Import(const std::string& path, const ImportOpti
         pool->Submit(std::move(chunk));
       } else {
         results.Put(chunk.index, inline_parser.Parse(chunk));
+        buffers.Give(std::move(chunk.text));
       }
     }
     chunks.clear();

@@ -7,6 +7,9 @@ namespace {
 
 // HTA drops events longer than this as CUPTI timestamp corruption; so do we, with a warning.
 constexpr int64_t kMaxEventDurationNs = int64_t{7} * 24 * 3600 * 1000000000;
+// Timestamps are kept within ±2^62 ns (±146 years), so that a time plus a duration, a span, or a
+// time plus a Kineto base time can never overflow int64.
+constexpr int64_t kMaxAbsTimestampNs = int64_t{1} << 62;
 
 int64_t NumberOrKey(const RawId& id) { return id.is_string ? StringIdKey(id.text) : id.number; }
 
@@ -69,16 +72,26 @@ bool ChunkBuilder::CheckTimes(const RawEvent& event, uint64_t content_offset) {
                      event.name, event.dur_ns));
     return false;
   }
-  if (event.ts_ns > INT64_MAX - event.dur_ns) {
-    Skip(content_offset, fmt::format("event \"{}\" ends beyond the int64 nanosecond range; skipped",
-                                     event.name));
+  if (event.ts_ns > kMaxAbsTimestampNs || event.ts_ns < -kMaxAbsTimestampNs) {
+    Skip(content_offset,
+         fmt::format("event \"{}\" has a timestamp more than 146 years from the epoch ({} ns); skipped",
+                     event.name, event.ts_ns));
     return false;
   }
   return true;
 }
 
+Category ChunkBuilder::CategoryOf(std::string_view text) {
+  // Events come in runs of one category; remember the last answer.
+  if (text != last_category_text_) {
+    last_category_text_.assign(text);
+    last_category_ = ClassifyCategory(text);
+  }
+  return last_category_;
+}
+
 void ChunkBuilder::Add(const RawEvent& event, uint64_t content_offset) {
-  const Category category = ClassifyCategory(event.category);
+  const Category category = CategoryOf(event.category);
   FormatEvidence& evidence = out_->evidence;
   if (category != Category::kNone && category != Category::kUnknown) ++evidence.categorised;
   if (category == Category::kMtiaDevice || event.category.starts_with("mtia_")) ++evidence.mtia_events;

@@ -76,6 +76,7 @@ class ChunkBuilder {
   void Skip(uint64_t content_offset, std::string message);
 
  private:
+  Category CategoryOf(std::string_view text);
   uint32_t TrackOf(const RawEvent& event);
   uint32_t DeviceOf(int64_t device_key);
   bool CheckTimes(const RawEvent& event, uint64_t content_offset);
@@ -88,6 +89,8 @@ class ChunkBuilder {
   ChunkResult* out_;
   std::unordered_map<TrackKey, uint32_t, TrackKeyHash> track_index_;
   std::unordered_map<int64_t, uint32_t> device_index_;
+  std::string last_category_text_;
+  Category last_category_ = Category::kNone;
 };
 
 // Folds a string pid/tid into the number space, away from real (small, non-negative) ids.

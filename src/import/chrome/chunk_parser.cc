@@ -46,9 +46,48 @@ bool ChunkParser::ParseWhole(const EventChunk& chunk, ChunkResult* result) {
   return index == chunk.events.size();
 }
 
+namespace {
+
+// The splitter cuts out objects and arrays only; anything else between them (a number, a string)
+// is an element of traceEvents that is not an event. Returns the offset of each such value.
+std::vector<size_t> FindStrayValues(const EventChunk& chunk, size_t begin, size_t end) {
+  std::vector<size_t> found;
+  bool expect_value = true, in_string = false, escaped = false;
+  for (size_t i = begin; i < end; ++i) {
+    const char c = chunk.text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == ',') {
+      expect_value = true;
+    } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+      if (expect_value) found.push_back(i);
+      expect_value = false;
+      in_string = c == '"';
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
 void ChunkParser::ParseEventByEvent(const EventChunk& chunk, ChunkResult* result) {
   ChunkBuilder builder(result);
+  size_t previous_end = 1;  // after the '[' the splitter put in front
+  auto check_gap = [&](size_t until) {
+    for (size_t at : FindStrayValues(chunk, previous_end, until)) {
+      builder.Skip(chunk.content_offset + at - 1,
+                   "an element of traceEvents is not an event object; skipped");
+    }
+  };
   for (const auto& [begin, end] : chunk.events) {
+    check_gap(begin);
+    previous_end = end;
     const uint64_t offset = chunk.content_offset + begin - 1;
     simdjson::ondemand::document doc;
     // The chunk's own bytes after the event serve as simdjson's padding.
@@ -66,6 +105,7 @@ void ChunkParser::ParseEventByEvent(const EventChunk& chunk, ChunkResult* result
     if (json_error) error = fmt::format("malformed JSON in event ({})", simdjson::error_message(json_error));
     builder.Skip(offset, error + "; skipped");
   }
+  check_gap(chunk.json_length - 1);  // up to the closing ']'
 }
 
 }  // namespace tensormorph::chrome

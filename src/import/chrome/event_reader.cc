@@ -12,12 +12,41 @@ using simdjson::error_code;
 using simdjson::ondemand::json_type;
 using simdjson::ondemand::value;
 
+// Which of the keys we read a raw (still escaped) key is. Keys are compared in place, without
+// unescaping them into a buffer: the keys we look for contain no escapes, and a key that does is
+// simply not one of them.
+class KeyMatcher {
+ public:
+  explicit KeyMatcher(simdjson::ondemand::raw_json_string key) : key_(key) {}
+  bool Is(std::string_view target) const { return key_.unsafe_is_equal(target); }
+  char first() const { return key_.raw()[0]; }
+
+ private:
+  simdjson::ondemand::raw_json_string key_;
+};
+
 std::string_view Trim(std::string_view text) {
   while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' ||
                            text.back() == '\t')) {
     text.remove_suffix(1);
   }
   return text;
+}
+
+// Plain unsigned decimal digits, the common case for ids, pids and sizes (std::from_chars is
+// several times slower here).
+bool ParseUnsigned(std::string_view text, uint64_t* out) {
+  if (text.empty() || text.size() > 20) return false;
+  uint64_t value = 0;
+  for (char c : text) {
+    const unsigned digit = static_cast<unsigned char>(c) - '0';
+    if (digit > 9) return false;
+    if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, digit, &value)) {
+      return false;
+    }
+  }
+  *out = value;
+  return true;
 }
 
 // Integers arrive as JSON numbers (possibly beyond int64, possibly written as 1.0), or as strings
@@ -38,15 +67,20 @@ bool ParseIntegerText(std::string_view text, int64_t* out) {
 }
 
 error_code ReadInteger(value v, int64_t* out, bool* ok) {
+  *ok = false;
+  // Fast path: simdjson's own integer parser. On failure the value is not consumed, so the
+  // general path below can still look at it.
+  if (v.get_int64().get(*out) == simdjson::SUCCESS) {
+    *ok = true;
+    return simdjson::SUCCESS;
+  }
   json_type type;
   if (auto err = v.type().get(type)) return err;
-  *ok = false;
   if (type == json_type::number) {
     std::string_view token = Trim(v.raw_json_token());
     // Ids beyond INT64_MAX (uint64 correlation / comms ids) keep their bit pattern.
     uint64_t u = 0;
-    auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), u);
-    if (ec == std::errc() && ptr == token.data() + token.size()) {
+    if (ParseUnsigned(token, &u)) {
       *out = static_cast<int64_t>(u);
       *ok = true;
       return simdjson::SUCCESS;
@@ -151,45 +185,77 @@ error_code ReadArgs(value v, RawArgs* args) {
   simdjson::ondemand::object object;
   if (v.get_object().get(object) != simdjson::SUCCESS) return simdjson::SUCCESS;  // args: null
   for (auto field : object) {
-    std::string_view key;
-    if (auto err = field.unescaped_key().get(key)) return err;
+    simdjson::ondemand::raw_json_string raw_key;
+    if (auto err = field.key().get(raw_key)) return err;
+    const KeyMatcher key(raw_key);
     value val = field.value();
     bool ok = false;
     int64_t n = 0;
-    if (key == "correlation") {
-      if (auto err = ReadInteger(val, &n, &ok)) return err;
-      args->has_correlation = ok;
-      args->correlation = static_cast<uint64_t>(n);
-    } else if (key == "External id" || key == "external id") {
-      if (auto err = ReadInteger(val, &args->external_id, &ok)) return err;
-      args->has_external_id = ok;
-    } else if (key == "device") {
-      if (auto err = ReadInteger(val, &args->device, &ok)) return err;
-      args->has_device = ok;
-    } else if (key == "stream") {
-      if (auto err = ReadInteger(val, &args->stream, &ok)) return err;
-      args->has_stream = ok;
-    } else if (key == "grid") {
-      if (auto err = ReadDim3(val, &args->grid)) return err;
-    } else if (key == "block") {
-      if (auto err = ReadDim3(val, &args->block)) return err;
-    } else if (key == "registers per thread") {
-      if (auto err = ReadInteger(val, &args->registers_per_thread, &ok)) return err;
-    } else if (key == "shared memory") {
-      if (auto err = ReadInteger(val, &args->shared_memory, &ok)) return err;
-    } else if (key == "est. achieved occupancy %") {
-      if (auto err = ReadInteger(val, &args->occupancy_percent, &ok)) return err;
-    } else if (key == "bytes" || key == "size") {
-      if (auto err = ReadInteger(val, &args->bytes, &ok)) return err;
-      if (!ok) args->bytes = -1;
-    } else if (key == "Input Dims" || key == "Input dims") {
-      if (auto err = RawContainer(val, &args->input_dims)) return err;
-      args->input_dims = Trim(args->input_dims);
-    } else if (key == "name") {
-      if (auto err = ReadText(val, &args->metadata_name)) return err;
-    } else if (key == "labels") {
-      if (auto err = ReadText(val, &args->labels)) return err;
+    error_code err = simdjson::SUCCESS;
+    switch (key.first()) {
+      case 'c':
+        if (key.Is("correlation")) {
+          err = ReadInteger(val, &n, &ok);
+          args->has_correlation = ok;
+          args->correlation = static_cast<uint64_t>(n);
+        }
+        break;
+      case 'E':
+      case 'e':
+        if (key.Is("External id") || key.Is("external id")) {
+          err = ReadInteger(val, &args->external_id, &ok);
+          args->has_external_id = ok;
+        } else if (key.Is("est. achieved occupancy %")) {
+          err = ReadInteger(val, &args->occupancy_percent, &ok);
+        }
+        break;
+      case 'd':
+        if (key.Is("device")) {
+          err = ReadInteger(val, &args->device, &ok);
+          args->has_device = ok;
+        }
+        break;
+      case 's':
+        if (key.Is("stream")) {
+          err = ReadInteger(val, &args->stream, &ok);
+          args->has_stream = ok;
+        } else if (key.Is("shared memory")) {
+          err = ReadInteger(val, &args->shared_memory, &ok);
+        } else if (key.Is("size")) {  // MTIA dma_request
+          err = ReadInteger(val, &args->bytes, &ok);
+          if (!ok) args->bytes = -1;
+        }
+        break;
+      case 'g':
+        if (key.Is("grid")) err = ReadDim3(val, &args->grid);
+        break;
+      case 'b':
+        if (key.Is("block")) {
+          err = ReadDim3(val, &args->block);
+        } else if (key.Is("bytes")) {
+          err = ReadInteger(val, &args->bytes, &ok);
+          if (!ok) args->bytes = -1;
+        }
+        break;
+      case 'r':
+        if (key.Is("registers per thread")) err = ReadInteger(val, &args->registers_per_thread, &ok);
+        break;
+      case 'I':
+        if (key.Is("Input Dims") || key.Is("Input dims")) {
+          err = RawContainer(val, &args->input_dims);
+          args->input_dims = Trim(args->input_dims);
+        }
+        break;
+      case 'n':
+        if (key.Is("name")) err = ReadText(val, &args->metadata_name);
+        break;
+      case 'l':
+        if (key.Is("labels")) err = ReadText(val, &args->labels);
+        break;
+      default:
+        break;
     }
+    if (err) return err;
   }
   return simdjson::SUCCESS;
 }
@@ -213,40 +279,62 @@ bool ReadEvent(value element, RawEvent* event, std::string* error, error_code* j
     return false;
   };
   for (auto field : object) {
-    std::string_view key;
-    if (auto err = field.unescaped_key().get(key)) return fail(err);
+    simdjson::ondemand::raw_json_string raw_key;
+    if (auto err = field.key().get(raw_key)) return fail(err);
+    const KeyMatcher key(raw_key);
     value val = field.value();
     error_code err = simdjson::SUCCESS;
-    if (key == "ph") {
-      std::string_view ph;
-      err = ReadText(val, &ph);
-      event->phase = ph.empty() ? 0 : ph[0];
-    } else if (key == "name") {
-      err = ReadText(val, &event->name);
-    } else if (key == "cat") {
-      err = ReadText(val, &event->category);
-    } else if (key == "ts") {
-      event->has_ts = true;
-      err = ReadMicros(val, &event->ts_ns, &ts_ok);
-    } else if (key == "dur") {
-      event->has_dur = true;
-      err = ReadMicros(val, &event->dur_ns, &dur_ok);
-    } else if (key == "pid") {
-      err = ReadId(val, &event->pid);
-    } else if (key == "tid") {
-      err = ReadId(val, &event->tid);
-    } else if (key == "id") {
-      int64_t id = 0;
-      bool ok = false;
-      err = ReadInteger(val, &id, &ok);
-      event->has_id = ok;
-      event->id = static_cast<uint64_t>(id);
-    } else if (key == "bp") {
-      std::string_view bp;
-      err = ReadText(val, &bp);
-      event->binds_enclosing = bp == "e";
-    } else if (key == "args") {
-      err = ReadArgs(val, &event->args);
+    switch (key.first()) {
+      case 'p':
+        if (key.Is("ph")) {
+          std::string_view ph;
+          err = ReadText(val, &ph);
+          event->phase = ph.empty() ? 0 : ph[0];
+        } else if (key.Is("pid")) {
+          err = ReadId(val, &event->pid);
+        }
+        break;
+      case 'n':
+        if (key.Is("name")) err = ReadText(val, &event->name);
+        break;
+      case 'c':
+        if (key.Is("cat")) err = ReadText(val, &event->category);
+        break;
+      case 't':
+        if (key.Is("ts")) {
+          event->has_ts = true;
+          err = ReadMicros(val, &event->ts_ns, &ts_ok);
+        } else if (key.Is("tid")) {
+          err = ReadId(val, &event->tid);
+        }
+        break;
+      case 'd':
+        if (key.Is("dur")) {
+          event->has_dur = true;
+          err = ReadMicros(val, &event->dur_ns, &dur_ok);
+        }
+        break;
+      case 'i':
+        if (key.Is("id")) {
+          int64_t id = 0;
+          bool ok = false;
+          err = ReadInteger(val, &id, &ok);
+          event->has_id = ok;
+          event->id = static_cast<uint64_t>(id);
+        }
+        break;
+      case 'b':
+        if (key.Is("bp")) {
+          std::string_view bp;
+          err = ReadText(val, &bp);
+          event->binds_enclosing = bp == "e";
+        }
+        break;
+      case 'a':
+        if (key.Is("args")) err = ReadArgs(val, &event->args);
+        break;
+      default:
+        break;
     }
     if (err) return fail(err);
   }

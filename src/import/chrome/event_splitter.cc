@@ -3,7 +3,12 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstring>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 #include <string>
 
 namespace tensormorph::chrome {
@@ -21,6 +26,7 @@ Status EventSplitter::Error(const std::string& what) const {
 }
 
 void EventSplitter::StartChunk(const char* data, size_t size, uint64_t content_offset) {
+  if (buffer_.capacity() == 0) buffer_ = pool_->Take();
   buffer_.clear();
   buffer_.push_back('[');
   buffer_.insert(buffer_.end(), data, data + size);
@@ -203,78 +209,131 @@ Status EventSplitter::FeedTopLevel(const char* data, size_t size, size_t* consum
   return Status::Ok();
 }
 
+// A quote is escaped when an odd number of backslashes precede it. The run cannot reach back past
+// the string's opening quote, which is inside the buffer, so the search needs no lower bound.
+bool IsEscaped(const char* p, size_t quote) {
+  size_t k = quote;
+  while (k > 0 && p[k - 1] == '\\') --k;
+  return ((quote - k) & 1) != 0;
+}
+
+bool EventSplitter::StepScalar(const char* p, size_t i) {
+  const char c = p[i];
+  if (event_in_string_) {
+    if (c == '"' && !IsEscaped(p, i)) event_in_string_ = false;
+    return false;
+  }
+  switch (c) {
+    case '"':
+      event_in_string_ = true;
+      break;
+    case '{':
+    case '[':
+      if (event_depth_++ == 0) event_begin_ = i;
+      break;
+    case '}':
+    case ']':
+      if (event_depth_ == 0) return true;  // the end of traceEvents
+      if (--event_depth_ == 0) EndEvent(i + 1);
+      break;
+    default:
+      break;
+  }
+  return false;
+}
+
+#if defined(__AVX2__)
+// 64 bytes at a time: bit masks of quotes, backslashes and brackets; strings are masked out with a
+// prefix XOR of the quote bits (the simdjson technique), so only brackets outside strings are
+// visited one by one. Blocks with a backslash take the scalar path, which handles escapes.
+bool EventSplitter::ScanBlock(const char* p, size_t i, bool* closed) {
+  const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+  const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
+  auto mask = [&](__m256i a, __m256i b) {
+    return static_cast<uint32_t>(_mm256_movemask_epi8(a)) |
+           (static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(b))) << 32);
+  };
+  auto equal = [&](char c) {
+    const __m256i v = _mm256_set1_epi8(c);
+    return mask(_mm256_cmpeq_epi8(lo, v), _mm256_cmpeq_epi8(hi, v));
+  };
+  // '{' 0x7B and '[' 0x5B differ only in bit 0x20; so do '}' 0x7D and ']' 0x5D.
+  const __m256i case_bit = _mm256_set1_epi8(0x20);
+  const __m256i lo20 = _mm256_or_si256(lo, case_bit), hi20 = _mm256_or_si256(hi, case_bit);
+  auto equal20 = [&](char c) {
+    const __m256i v = _mm256_set1_epi8(c);
+    return mask(_mm256_cmpeq_epi8(lo20, v), _mm256_cmpeq_epi8(hi20, v));
+  };
+  if (equal('\\') != 0) return false;
+  const uint64_t quotes = equal('"');
+  if ((quotes & 1) != 0 && i > 0 && p[i - 1] == '\\') return false;  // escaped by the last block
+#if defined(__PCLMUL__)
+  uint64_t in_string = static_cast<uint64_t>(_mm_cvtsi128_si64(
+      _mm_clmulepi64_si128(_mm_set_epi64x(0, static_cast<int64_t>(quotes)), _mm_set1_epi8(-1), 0)));
+#else
+  uint64_t in_string = quotes;
+  for (int shift = 1; shift < 64; shift *= 2) in_string ^= in_string << shift;
+#endif
+  if (event_in_string_) in_string = ~in_string;
+  const uint64_t opens = equal20('{') & ~in_string;
+  const uint64_t closes = equal20('}') & ~in_string;
+  uint64_t brackets = opens | closes;
+  while (brackets != 0) {
+    const int bit = __builtin_ctzll(brackets);
+    brackets &= brackets - 1;
+    const size_t at = i + static_cast<size_t>(bit);
+    if ((opens >> bit) & 1) {
+      if (event_depth_++ == 0) event_begin_ = at;
+    } else {
+      if (event_depth_ == 0) {
+        *closed = true;
+        scan_pos_ = at;
+        return true;
+      }
+      if (--event_depth_ == 0) EndEvent(at + 1);
+    }
+  }
+  event_in_string_ = (in_string >> 63) & 1;
+  return true;
+}
+#else
+bool EventSplitter::ScanBlock(const char*, size_t, bool*) { return false; }
+#endif
+
 void EventSplitter::ScanEvents(std::vector<EventChunk>* out) {
   const char* p = buffer_.data();
   const size_t n = buffer_.size();
   size_t i = scan_pos_;
   while (i < n) {
-    if (event_in_string_) {
-      const void* quote = std::memchr(p + i, '"', n - i);
-      if (quote == nullptr) {
-        i = n;
-        break;
+    bool closed = false;
+    if (n - i >= 64 && ScanBlock(p, i, &closed)) {
+      if (closed) {
+        events_closed_ = true;
+        return;
       }
-      size_t q = static_cast<const char*>(quote) - p;
-      size_t k = q;
-      while (k > event_begin_ && p[k - 1] == '\\') --k;
-      i = q + 1;
-      if (((q - k) & 1) != 0) continue;  // an escaped quote
-      event_in_string_ = false;
-      if (event_depth_ == 0) {  // a string element of traceEvents (not an event, but whole)
-        events_.emplace_back(event_begin_, i);
-        last_event_end_ = i;
-      }
+      i += 64;
       continue;
     }
-    const char c = p[i];
-    if (event_depth_ > 0) {
-      if (c == '"') {
-        event_in_string_ = true;
-      } else if (c == '{' || c == '[') {
-        ++event_depth_;
-      } else if (c == '}' || c == ']') {
-        if (--event_depth_ == 0) {
-          events_.emplace_back(event_begin_, i + 1);
-          last_event_end_ = i + 1;
-        }
+    const size_t end = std::min(n, i + 64);
+    for (; i < end; ++i) {
+      if (StepScalar(p, i)) {
+        events_closed_ = true;
+        scan_pos_ = i;
+        return;
       }
-      ++i;
-      continue;
     }
-    if (in_scalar_) {  // a number or literal element: ends at a separator
-      if (c == ',' || c == ']' || IsSpace(c)) {
-        in_scalar_ = false;
-        events_.emplace_back(event_begin_, i);
-        last_event_end_ = i;
-      } else {
-        ++i;
-      }
-      continue;
-    }
-    // Between events.
-    if (c == ']') {
-      events_closed_ = true;
-      scan_pos_ = i;
-      return;
-    }
-    if (c == '{' || c == '[') {
-      event_begin_ = i;
-      event_depth_ = 1;
-    } else if (c == '"') {
-      event_begin_ = i;
-      event_in_string_ = true;
-    } else if (c != ',' && !IsSpace(c)) {
-      event_begin_ = i;
-      in_scalar_ = true;
-    }
-    ++i;
   }
   scan_pos_ = i;
   if (buffer_.size() >= target_chunk_bytes_ && last_event_end_ > 0) EmitChunk(last_event_end_, out);
 }
 
+void EventSplitter::EndEvent(size_t end) {
+  events_.emplace_back(static_cast<uint32_t>(event_begin_), static_cast<uint32_t>(end));
+  last_event_end_ = end;
+}
+
 void EventSplitter::EmitChunk(size_t end, std::vector<EventChunk>* out) {
-  const bool in_event = event_depth_ > 0 || event_in_string_ || in_scalar_;
+  const bool in_event = event_depth_ > 0;
   const size_t tail_begin = in_event ? event_begin_ : buffer_.size();
 
   EventChunk chunk;
@@ -304,20 +363,16 @@ Status EventSplitter::Finish(std::vector<EventChunk>* out) {
       return UnreadableInput(content_offset_ == 0 ? "the file is empty"
                                                   : "the file holds only whitespace");
     case Mode::kEvents: {
-      const bool in_event = event_depth_ > 0 || event_in_string_ || in_scalar_;
-      if (in_scalar_) {  // a number at the very end may be whole; let the parser judge it
-        in_scalar_ = false;
-        events_.emplace_back(event_begin_, buffer_.size());
-        last_event_end_ = buffer_.size();
-      } else if (in_event) {
-        truncated_bytes_ = buffer_.size() - event_begin_;
-      }
+      const bool in_event = event_depth_ > 0;
+      if (in_event) truncated_bytes_ = buffer_.size() - event_begin_;
       if (last_event_end_ > 0) {
         event_depth_ = 0;
         event_in_string_ = false;
         EmitChunk(last_event_end_, out);
       }
       if (!in_event) notes_.push_back("the traceEvents array is not closed; the file may be cut off");
+      // The header written before the events is still good: close the object it was in.
+      if (root_ == Root::kObject) metadata_.push_back('}');
       break;
     }
     case Mode::kTopLevel:

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/buffer_pool.h"
 #include "model/status.h"
 
 namespace tensormorph::chrome {
@@ -28,7 +29,10 @@ struct EventChunk {
 
 class EventSplitter {
  public:
-  explicit EventSplitter(size_t target_chunk_bytes) : target_chunk_bytes_(target_chunk_bytes) {}
+  // Chunks hold at least `target_chunk_bytes` of events (except the last); their buffers come from
+  // `pool`, sized for a chunk plus one input block.
+  EventSplitter(size_t target_chunk_bytes, BufferPool* pool)
+      : target_chunk_bytes_(target_chunk_bytes), pool_(pool) {}
 
   // Feeds the next bytes of the input; complete chunks are appended to `out`.
   [[nodiscard]] Status Feed(const char* data, size_t size, std::vector<EventChunk>* out);
@@ -51,11 +55,17 @@ class EventSplitter {
 
   Status FeedTopLevel(const char* data, size_t size, size_t* consumed);
   void ScanEvents(std::vector<EventChunk>* out);
+  // Scans buffer_[i, i + 64) with SIMD; false when the block needs the scalar path.
+  bool ScanBlock(const char* p, size_t i, bool* closed);
+  // Scans one byte; true when it closes the traceEvents array.
+  bool StepScalar(const char* p, size_t i);
+  void EndEvent(size_t end);
   void EmitChunk(size_t end, std::vector<EventChunk>* out);
   void StartChunk(const char* data, size_t size, uint64_t content_offset);
   Status Error(const std::string& what) const;
 
   const size_t target_chunk_bytes_;
+  BufferPool* pool_;
   Root root_ = Root::kUnknown;
   Mode mode_ = Mode::kBeforeRoot;
   uint64_t content_offset_ = 0;  // bytes of input consumed so far
@@ -78,9 +88,10 @@ class EventSplitter {
   std::vector<char> buffer_;
   uint64_t buffer_content_offset_ = 0;  // input offset of buffer_[1]
   size_t scan_pos_ = 1;
-  int event_depth_ = 0;  // nesting inside the current event; 0 between events
+  // Nesting inside the current event (0 between events) and whether inside a string. Elements of
+  // traceEvents that are not objects or arrays are not cut out here; the parser notices them.
+  int event_depth_ = 0;
   bool event_in_string_ = false;
-  bool in_scalar_ = false;  // inside a non-object element (number, literal) of traceEvents
   size_t event_begin_ = 0;
   size_t last_event_end_ = 0;  // 0 = no complete event in buffer_ yet
   std::vector<std::pair<uint32_t, uint32_t>> events_;

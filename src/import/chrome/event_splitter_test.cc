@@ -17,7 +17,8 @@ struct Split {
 
 // Feeds `text` in pieces of `piece` bytes, with chunks cut after `chunk_bytes`.
 Split RunSplitter(const std::string& text, size_t piece, size_t chunk_bytes) {
-  EventSplitter splitter(chunk_bytes);
+  BufferPool pool(0);
+  EventSplitter splitter(chunk_bytes, &pool);
   std::vector<EventChunk> chunks;
   Split out;
   for (size_t i = 0; i < text.size() && out.status.ok(); i += piece) {

@@ -125,14 +125,16 @@ void ResolveDevices(const TopLevelMetadata& meta, MergedChunks& merged, Backend 
   for (Transfer& t : trace->transfers) t.device = key_to_device[t.device];
 }
 
+// Adds Kineto's base time to every timestamp. Timestamps are within ±2^62 ns (the builder checks),
+// so a base time within [0, 2^62) cannot overflow; anything else is not a real base time.
 void ApplyBaseTime(int64_t base, Trace* trace) {
-  auto shift = [&](int64_t* ts) {
-    if (*ts > INT64_MAX - base) {
-      *ts = INT64_MAX;
-    } else {
-      *ts += base;
-    }
-  };
+  if (base < 0 || base >= (int64_t{1} << 62)) {
+    trace->warnings.push_back(fmt::format(
+        "baseTimeNanoseconds {} is not a plausible epoch time; timestamps are left relative", base));
+    trace->base_time_ns.reset();
+    return;
+  }
+  auto shift = [&](int64_t* ts) { *ts += base; };
   for (Kernel& k : trace->kernels) shift(&k.start_ns);
   for (Transfer& t : trace->transfers) shift(&t.start_ns);
   for (ApiCall& c : trace->api_calls) shift(&c.start_ns);
