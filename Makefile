@@ -1,7 +1,7 @@
 # The two set-up commands of the README: `make demo` and `make test`.
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
-DEMO_TRACE := examples/mi250_minitoy_train_ROCm6_2_kineto.json.gz
+DEMO_TRACE := examples/nccl_2rank_rank0_a100.json.gz
 
 .PHONY: setup configure build demo test bench clean format tidy
 
@@ -18,8 +18,8 @@ demo: build
 	@echo "== tensormorph info $(DEMO_TRACE)"
 	@$(BUILD_DIR)/tensormorph info $(DEMO_TRACE)
 	@echo
-	@echo "== tensormorph kernels $(DEMO_TRACE)"
-	@$(BUILD_DIR)/tensormorph kernels $(DEMO_TRACE)
+	@echo "== tensormorph kernels --top 15 $(DEMO_TRACE)"
+	@$(BUILD_DIR)/tensormorph kernels --top 15 $(DEMO_TRACE)
 
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)

@@ -120,16 +120,22 @@ struct Slice {
 static_assert(sizeof(Slice) <= 40, "Slice rows must stay compact");
 
 enum class FlowPhase : uint8_t { kStart, kStep, kFinish };
+enum class FlowKind : uint8_t {
+  kLaunch,           // runtime call -> GPU op (ac2g; async_gpu / async_cpu_to_gpu / async before 2022-10)
+  kForwardBackward,  // forward op -> its autograd backward op (fwdbwd)
+  kOther,
+};
 
-// Flow arrows (Kineto ac2g / async_gpu: runtime call -> GPU op; fwdbwd: forward -> backward op).
+// Flow arrows. Flow ids are only unique within a kind (fwdbwd reuses small integers).
 struct Flow {
   int64_t ts_ns = 0;
   uint64_t id = 0;
-  StringId category = 0;
   uint32_t track = 0;
+  FlowKind kind = FlowKind::kOther;
   FlowPhase phase = FlowPhase::kStart;
   bool binds_enclosing = false;  // "bp": "e"
 };
+static_assert(sizeof(Flow) <= 24, "Flow rows must stay compact");
 
 // How many events of each kind one input held, including the ones not kept as rows.
 struct EventCounts {

@@ -2,6 +2,7 @@
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 
@@ -34,17 +35,17 @@ std::vector<std::pair<const char*, uint64_t>> CountList(const EventCounts& c) {
 }
 
 std::string BackendList(const Trace& t) {
-  std::string list;
-  for (Backend b : t.backends) list += (list.empty() ? "" : ", ") + std::string(BackendName(b));
-  return list.empty() ? "none" : list;
+  std::vector<std::string_view> names;
+  for (Backend b : t.backends) names.emplace_back(BackendName(b));
+  return names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "));
 }
 
 // Epoch nanoseconds as UTC wall-clock time; traces with relative times print as offsets.
 std::string WallClock(int64_t ns) {
   constexpr int64_t kYear2000Ns = 946684800LL * 1000000000LL;
   if (ns < kYear2000Ns) return fmt::format("{} ns", ns);
-  std::chrono::sys_time<std::chrono::nanoseconds> tp{std::chrono::nanoseconds(ns)};
-  return fmt::format("{:%Y-%m-%d %H:%M:%S} UTC", std::chrono::floor<std::chrono::microseconds>(tp));
+  const std::chrono::sys_seconds seconds{std::chrono::seconds(ns / 1000000000)};
+  return fmt::format("{:%Y-%m-%d %H:%M:%S}.{:06d} UTC", seconds, (ns % 1000000000) / 1000);
 }
 
 std::string DeviceDetails(const Device& d) {
@@ -55,9 +56,7 @@ std::string DeviceDetails(const Device& d) {
   }
   if (d.sm_count > 0) parts.push_back(fmt::format("{} {}", d.sm_count, d.backend == Backend::kRocm ? "CUs" : "SMs"));
   if (d.total_memory_bytes > 0) parts.push_back(fmt::format("{:.1f} GiB", d.total_memory_bytes / 1073741824.0));
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
-  return out;
+  return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces) {
@@ -134,17 +133,14 @@ void RenderCsv(std::ostream& out, const std::vector<const Trace*>& traces) {
   header.emplace_back("warnings");
   WriteCsvRow(out, header);
   for (const Trace* t : traces) {
-    std::string devices;
-    for (uint32_t d = 0; d < t->devices.size(); ++d) {
-      devices += (d ? "; " : "") + DeviceLabel(*t, d, false);
-    }
-    std::string backends;
-    for (Backend b : t->backends) backends += (backends.empty() ? "" : " ") + std::string(BackendName(b));
+    std::vector<std::string> devices, backends;
+    for (uint32_t d = 0; d < t->devices.size(); ++d) devices.push_back(DeviceLabel(*t, d, false));
+    for (Backend b : t->backends) backends.emplace_back(BackendName(b));
     std::vector<std::string> row = {t->path,
                                     t->format,
                                     t->format_version,
-                                    backends,
-                                    devices,
+                                    fmt::format("{}", fmt::join(backends, " ")),
+                                    fmt::format("{}", fmt::join(devices, "; ")),
                                     t->rank ? std::to_string(*t->rank) : "",
                                     t->world_size ? std::to_string(*t->world_size) : "",
                                     std::to_string(t->span_start_ns),

@@ -121,7 +121,9 @@ void ChunkBuilder::Add(const RawEvent& event, uint64_t content_offset) {
       Flow flow;
       flow.ts_ns = event.ts_ns;
       flow.id = event.id;
-      flow.category = out_->strings.Intern(event.category);
+      flow.kind = event.category == "fwdbwd"                 ? FlowKind::kForwardBackward
+                  : category == Category::kFlow               ? FlowKind::kLaunch
+                                                              : FlowKind::kOther;
       flow.track = TrackOf(event);
       flow.phase = event.phase == 's' ? FlowPhase::kStart
                    : event.phase == 't' ? FlowPhase::kStep

@@ -84,7 +84,6 @@ void ChunkMerger::Append(ChunkResult&& chunk) {
     trace_->slices.push_back(s);
   }
   for (Flow f : chunk.flows) {
-    f.category = strings[f.category];
     f.track = tracks[f.track];
     trace_->flows.push_back(f);
   }

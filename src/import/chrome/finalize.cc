@@ -142,19 +142,23 @@ void ApplyBaseTime(int64_t base, Trace* trace) {
   for (Flow& f : trace->flows) shift(&f.ts_ns);
 }
 
+// In-place sorts (std::sort needs no buffer, unlike stable_sort, whose buffer would be the peak of
+// the whole import). The keys are total orders up to identical rows, so the result does not depend
+// on the input order either.
 void SortTables(Trace* trace) {
   auto by_device = [](const auto& a, const auto& b) {
-    return std::tie(a.device, a.stream, a.start_ns) < std::tie(b.device, b.stream, b.start_ns);
+    return std::tie(a.device, a.stream, a.start_ns, a.duration_ns, a.name) <
+           std::tie(b.device, b.stream, b.start_ns, b.duration_ns, b.name);
   };
   auto by_track = [](const auto& a, const auto& b) {
     // Longer first at equal start, so that parents precede their children.
-    return std::make_tuple(a.track, a.start_ns, -a.duration_ns) <
-           std::make_tuple(b.track, b.start_ns, -b.duration_ns);
+    return std::make_tuple(a.track, a.start_ns, -a.duration_ns, a.name) <
+           std::make_tuple(b.track, b.start_ns, -b.duration_ns, b.name);
   };
-  std::stable_sort(trace->kernels.begin(), trace->kernels.end(), by_device);
-  std::stable_sort(trace->transfers.begin(), trace->transfers.end(), by_device);
-  std::stable_sort(trace->api_calls.begin(), trace->api_calls.end(), by_track);
-  std::stable_sort(trace->slices.begin(), trace->slices.end(), by_track);
+  std::sort(trace->kernels.begin(), trace->kernels.end(), by_device);
+  std::sort(trace->transfers.begin(), trace->transfers.end(), by_device);
+  std::sort(trace->api_calls.begin(), trace->api_calls.end(), by_track);
+  std::sort(trace->slices.begin(), trace->slices.end(), by_track);
 }
 
 void ComputeSpan(Trace* trace) {
