@@ -37,7 +37,7 @@ std::string DeviceLabel(const Trace& trace, uint32_t device, bool with_rank) {
   std::string prefix = with_rank && trace.rank ? fmt::format("rank {} ", *trace.rank) : "";
   if (device >= trace.devices.size()) return prefix + "unknown device";
   const Device& d = trace.devices[device];
-  std::string id = d.index >= 0 ? std::to_string(d.index)
+  std::string id = d.index >= 0                  ? std::to_string(d.index)
                    : d.backend == Backend::kRocm ? fmt::format("agent{}", d.trace_id)
                                                  : fmt::format("id{}", d.trace_id);
   std::string label = fmt::format("{}{}:{}", prefix, BackendName(d.backend), id);
@@ -58,8 +58,9 @@ void FillDurationStats(std::vector<int64_t>& durations, KernelRow* row) {
   row->total_overflows = total > INT64_MAX;
   const long double mean = static_cast<long double>(total) / n;
   row->mean_ns = static_cast<double>(mean);
-  row->median_ns = n % 2 == 1 ? static_cast<double>(durations[n / 2])
-                              : (static_cast<double>(durations[n / 2 - 1]) + durations[n / 2]) / 2.0;
+  row->median_ns = n % 2 == 1
+                       ? static_cast<double>(durations[n / 2])
+                       : (static_cast<double>(durations[n / 2 - 1]) + durations[n / 2]) / 2.0;
   if (n > 1) {
     long double squares = 0;
     for (int64_t d : durations) squares += (d - mean) * (d - mean);
@@ -76,29 +77,42 @@ KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const Ke
     // Labels are per (string id or device, stream); cache them so the loop does no formatting.
     std::unordered_map<uint64_t, std::vector<int64_t>*> cache;
     std::vector<char> device_ok(trace.devices.size() + 1, 0);
-    for (uint32_t d = 0; d < trace.devices.size(); ++d) device_ok[d] = DeviceMatches(trace, d, query.device);
+    for (uint32_t d = 0; d < trace.devices.size(); ++d)
+      device_ok[d] = DeviceMatches(trace, d, query.device);
     for (const Kernel& k : trace.kernels) {
       const uint32_t device = std::min<uint32_t>(k.device, trace.devices.size());
       if (!device_ok[device]) continue;
-      const Backend backend = device < trace.devices.size() ? trace.devices[device].backend : Backend::kOther;
+      const Backend backend =
+          device < trace.devices.size() ? trace.devices[device].backend : Backend::kOther;
       if (query.backend && backend != *query.backend) continue;
       uint64_t cache_key = 0;
       switch (query.group_by) {
-        case KernelGrouping::kName: cache_key = (uint64_t{k.name} << 8) | static_cast<uint64_t>(backend); break;
-        case KernelGrouping::kDevice: cache_key = device; break;
-        case KernelGrouping::kStream: cache_key = (uint64_t{device} << 40) ^ static_cast<uint64_t>(k.stream); break;
+        case KernelGrouping::kName:
+          cache_key = (uint64_t{k.name} << 8) | static_cast<uint64_t>(backend);
+          break;
+        case KernelGrouping::kDevice:
+          cache_key = device;
+          break;
+        case KernelGrouping::kStream:
+          cache_key = (uint64_t{device} << 40) ^ static_cast<uint64_t>(k.stream);
+          break;
       }
       auto it = cache.find(cache_key);
       if (it == cache.end()) {
         std::string label;
         switch (query.group_by) {
-          case KernelGrouping::kName: label = std::string(trace.str(k.name)); break;
-          case KernelGrouping::kDevice: label = DeviceLabel(trace, device, several); break;
+          case KernelGrouping::kName:
+            label = std::string(trace.str(k.name));
+            break;
+          case KernelGrouping::kDevice:
+            label = DeviceLabel(trace, device, several);
+            break;
           case KernelGrouping::kStream:
             label = fmt::format("{} stream {}", DeviceLabel(trace, device, several), k.stream);
             break;
         }
-        it = cache.emplace(cache_key, &groups[GroupKey{input_key, backend, std::move(label)}]).first;
+        it =
+            cache.emplace(cache_key, &groups[GroupKey{input_key, backend, std::move(label)}]).first;
       }
       it->second->push_back(k.duration_ns);
     }
@@ -111,7 +125,8 @@ KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const Ke
     row.backend = key.backend;
     row.input = key.input;
     FillDurationStats(durations, &row);
-    if (row.total_overflows || __builtin_add_overflow(summary.total_ns, row.total_ns, &summary.total_ns)) {
+    if (row.total_overflows ||
+        __builtin_add_overflow(summary.total_ns, row.total_ns, &summary.total_ns)) {
       summary.total_ns = INT64_MAX;
       summary.total_overflows = true;
     }
@@ -122,10 +137,11 @@ KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const Ke
   for (KernelRow& row : summary.rows) {
     row.percent = summary.total_ns > 0 ? 100.0 * row.total_ns / summary.total_ns : 0.0;
   }
-  std::stable_sort(summary.rows.begin(), summary.rows.end(), [](const KernelRow& a, const KernelRow& b) {
-    if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
-    return a.name < b.name;
-  });
+  std::stable_sort(summary.rows.begin(), summary.rows.end(),
+                   [](const KernelRow& a, const KernelRow& b) {
+                     if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
+                     return a.name < b.name;
+                   });
   summary.row_count_before_top = summary.rows.size();
   if (query.top > 0 && summary.rows.size() > query.top) summary.rows.resize(query.top);
   return summary;

@@ -11,7 +11,9 @@
 namespace tensormorph {
 
 void AddCommonOptions(CLI::App* command, CommonOptions* options) {
-  command->add_option("TRACE", options->inputs, "trace files (.json, .json.gz); several = ranks of one job")
+  command
+      ->add_option("TRACE", options->inputs,
+                   "trace files (.json, .json.gz); several = ranks of one job")
       ->required();
   command->add_option("--format", options->format, "output format")
       ->check(CLI::IsMember({"table", "json", "csv"}))
@@ -35,7 +37,8 @@ int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces) {
     if (!trace.ok()) {
       const Status& s = trace.status();
       std::string where = path;
-      if (s.position().line > 0) where += fmt::format(":{}:{}", s.position().line, s.position().column);
+      if (s.position().line > 0)
+        where += fmt::format(":{}:{}", s.position().line, s.position().column);
       std::cerr << fmt::format("tensormorph: error: {}: {}\n", where, s.message());
       return s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitUnreadable;
     }
@@ -46,7 +49,8 @@ int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces) {
 
 void PrintWarnings(const std::vector<Trace>& traces) {
   for (const Trace& t : traces) {
-    for (const std::string& w : t.warnings) std::cerr << fmt::format("tensormorph: warning: {}: {}\n", t.path, w);
+    for (const std::string& w : t.warnings)
+      std::cerr << fmt::format("tensormorph: warning: {}: {}\n", t.path, w);
   }
 }
 

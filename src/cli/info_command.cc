@@ -9,8 +9,9 @@ namespace tensormorph {
 
 CommandRunner AddInfoCommand(CLI::App* app) {
   auto options = std::make_shared<CommonOptions>();
-  CLI::App* command = app->add_subcommand(
-      "info", "what each trace is: format and version, backends, devices, ranks, span, event counts, warnings");
+  CLI::App* command = app->add_subcommand("info",
+                                          "what each trace is: format and version, backends, "
+                                          "devices, ranks, span, event counts, warnings");
   AddCommonOptions(command, options.get());
   return [options]() {
     std::vector<Trace> traces;

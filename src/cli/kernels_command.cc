@@ -25,7 +25,8 @@ CommandRunner AddKernelsCommand(CLI::App* app) {
   CLI::App* command = app->add_subcommand(
       "kernels", "per kernel: count, total, mean, median, min, max, std dev, % of kernel time");
   AddCommonOptions(command, &options->common);
-  command->add_option("--top", options->top, "show only the N kernels with the most time (0 = all)");
+  command->add_option("--top", options->top,
+                      "show only the N kernels with the most time (0 = all)");
   command->add_option("--backend", options->backend, "only kernels of this backend")
       ->check(CLI::IsMember({"cpu", "cuda", "rocm", "metal", "webgpu", "other"}));
   command->add_option("--device", options->device,
@@ -33,7 +34,8 @@ CommandRunner AddKernelsCommand(CLI::App* app) {
   command->add_option("--group-by", options->group_by, "one row per kernel name, device or stream")
       ->check(CLI::IsMember({"name", "device", "stream"}))
       ->capture_default_str();
-  command->add_flag("--by-input", options->by_input, "keep inputs (ranks) apart instead of combining them");
+  command->add_flag("--by-input", options->by_input,
+                    "keep inputs (ranks) apart instead of combining them");
   return [options]() {
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;

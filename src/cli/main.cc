@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << fmt::format("tensormorph: error: {}\nRun 'tensormorph --help' for usage.\n", e.what());
+    std::cerr << fmt::format("tensormorph: error: {}\nRun 'tensormorph --help' for usage.\n",
+                             e.what());
     return tensormorph::kExitUsage;
   }
   for (const CLI::App* sub : app.get_subcommands()) return commands.at(sub->get_name())();

@@ -14,9 +14,9 @@
 namespace tensormorph {
 
 struct ImportOptions {
-  int threads = 0;  // parser threads; 0 = one per core
+  int threads = 0;               // parser threads; 0 = one per core
   size_t chunk_bytes = 4 << 20;  // events per parser task; small keeps peak memory low
-  std::string input_format;  // force an importer by name; empty = detect by content
+  std::string input_format;      // force an importer by name; empty = detect by content
   // Called now and then with (file bytes consumed, file size); may be empty.
   std::function<void(uint64_t, uint64_t)> progress;
 };

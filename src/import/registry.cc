@@ -25,8 +25,9 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
     if (chosen == nullptr) {
       std::string known;
       for (const Importer* importer : Importers()) known += fmt::format(" {}", importer->name());
-      return Status(StatusCode::kInvalidArgument,
-                    fmt::format("unknown input format '{}'; known formats:{}", options.input_format, known));
+      return Status(
+          StatusCode::kInvalidArgument,
+          fmt::format("unknown input format '{}'; known formats:{}", options.input_format, known));
     }
   } else {
     StatusOr<std::string> head = ReadHead(path, kSniffBytes);
@@ -42,7 +43,8 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
     }
     if (chosen == nullptr) {
       return UnreadableInput(
-          "not a trace format tensormorph reads (expected PyTorch profiler / Kineto or Chrome trace "
+          "not a trace format tensormorph reads (expected PyTorch profiler / Kineto or Chrome "
+          "trace "
           "JSON, optionally gzip-compressed); use --input-format to force one",
           SourcePosition{1, 1});
     }

@@ -122,8 +122,9 @@ class GzipReader final : public BlockReader {
       }
     }
     if (status_.ok() && !stream_ended && (zs.total_in > 0 || consumed > 0)) {
-      warning_ = "the gzip stream ends early (the file was cut off while being written); "
-                 "reading what was decompressed";
+      warning_ =
+          "the gzip stream ends early (the file was cut off while being written); "
+          "reading what was decompressed";
     }
     inflateEnd(&zs);
     if (out_used > 0 && status_.ok()) {
@@ -169,13 +170,14 @@ StatusOr<std::string> ReadHead(const std::string& path, size_t max_bytes) {
   while (head.size() < max_bytes && (*reader)->Next(&block)) {
     size_t i = 0;
     if (head.empty()) {
-      while (i < block.size() && (block[i] == ' ' || block[i] == '\n' || block[i] == '\r' ||
-                                  block[i] == '\t')) {
+      while (i < block.size() &&
+             (block[i] == ' ' || block[i] == '\n' || block[i] == '\r' || block[i] == '\t')) {
         ++i;
       }
       leading_space += i;
       if (leading_space > kMaxLeadingWhitespace) {
-        return UnreadableInput("the content starts with more than 64 MiB of whitespace; not a trace");
+        return UnreadableInput(
+            "the content starts with more than 64 MiB of whitespace; not a trace");
       }
     }
     head.append(block.data() + i, std::min(block.size() - i, max_bytes - head.size()));

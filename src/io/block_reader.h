@@ -33,7 +33,9 @@ class BlockReader {
   bool compressed() const { return compressed_; }
   uint64_t file_size() const { return file_size_; }
   // How far into the file (compressed bytes) reading has got; for progress reporting.
-  uint64_t file_bytes_consumed() const { return file_bytes_consumed_.load(std::memory_order_relaxed); }
+  uint64_t file_bytes_consumed() const {
+    return file_bytes_consumed_.load(std::memory_order_relaxed);
+  }
 
  protected:
   Status status_;

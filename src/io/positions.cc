@@ -13,7 +13,8 @@ std::vector<SourcePosition> ResolveOffsets(const std::string& path,
   if (offsets.empty()) return positions;
   std::vector<size_t> order(offsets.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return offsets[a] < offsets[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return offsets[a] < offsets[b]; });
 
   StatusOr<std::unique_ptr<BlockReader>> reader = BlockReader::Open(path);
   uint64_t line = 1, line_start = 0, offset = 0;

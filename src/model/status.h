@@ -52,8 +52,8 @@ inline Status UnreadableInput(std::string message, SourcePosition position = {})
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(T value) : value_(std::move(value)) {}              // NOLINT(google-explicit-constructor)
-  StatusOr(Status status) : value_(std::move(status)) {}        // NOLINT(google-explicit-constructor)
+  StatusOr(T value) : value_(std::move(value)) {}         // NOLINT(google-explicit-constructor)
+  StatusOr(Status status) : value_(std::move(status)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return std::holds_alternative<T>(value_); }
   const Status& status() const {

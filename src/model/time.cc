@@ -9,7 +9,9 @@ namespace {
 
 constexpr int64_t kMaxDigitsInt64 = 19;
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 constexpr int64_t kPowersOfTen[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
 

@@ -1,6 +1,7 @@
 // Timestamps are int64 nanoseconds everywhere. Trace formats write microseconds as decimal text
 // ("1716923416123.456", "45356.5771", "1.7e15"); these helpers convert that text exactly, without
-// passing through a double (a double keeps ~16 significant digits; epoch µs with 3 decimals need 19).
+// passing through a double (a double keeps ~16 significant digits; epoch µs with 3 decimals need
+// 19).
 #pragma once
 
 #include <cstdint>

@@ -6,12 +6,18 @@ namespace tensormorph {
 
 const char* BackendName(Backend backend) {
   switch (backend) {
-    case Backend::kCpu: return "cpu";
-    case Backend::kCuda: return "cuda";
-    case Backend::kRocm: return "rocm";
-    case Backend::kMetal: return "metal";
-    case Backend::kWebGpu: return "webgpu";
-    case Backend::kOther: return "other";
+    case Backend::kCpu:
+      return "cpu";
+    case Backend::kCuda:
+      return "cuda";
+    case Backend::kRocm:
+      return "rocm";
+    case Backend::kMetal:
+      return "metal";
+    case Backend::kWebGpu:
+      return "webgpu";
+    case Backend::kOther:
+      return "other";
   }
   return "other";
 }

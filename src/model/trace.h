@@ -23,10 +23,10 @@ constexpr uint32_t kNoDevice = UINT32_MAX;
 
 struct Device {
   Backend backend = Backend::kOther;
-  std::string name;         // as the trace reports it, e.g. "NVIDIA A100-SXM4-40GB"
-  std::string vendor;       // "NVIDIA", "AMD", "Meta", ... when known
-  int64_t trace_id = 0;     // the id the trace uses for it (Kineto: args.device or GPU pid)
-  int32_t index = -1;       // the runtime's device ordinal, -1 when the trace does not say
+  std::string name;      // as the trace reports it, e.g. "NVIDIA A100-SXM4-40GB"
+  std::string vendor;    // "NVIDIA", "AMD", "Meta", ... when known
+  int64_t trace_id = 0;  // the id the trace uses for it (Kineto: args.device or GPU pid)
+  int32_t index = -1;    // the runtime's device ordinal, -1 when the trace does not say
   int32_t compute_major = 0, compute_minor = 0;  // CUDA compute capability / gfx major.minor
   int32_t sm_count = 0;                          // SMs (NVIDIA) or CUs (AMD)
   int32_t warp_size = 0;
@@ -100,10 +100,10 @@ struct ApiCall {
 static_assert(sizeof(ApiCall) <= 48, "ApiCall rows must stay compact");
 
 enum class SliceKind : uint8_t {
-  kOp,                // framework operation (cpu_op, Operator, legacy autograd events)
-  kUserAnnotation,    // record_function ranges, ProfilerStep#N
-  kGpuAnnotation,     // the GPU mirror of a user annotation
-  kPythonFunction,    // python stack frames (with_stack)
+  kOp,              // framework operation (cpu_op, Operator, legacy autograd events)
+  kUserAnnotation,  // record_function ranges, ProfilerStep#N
+  kGpuAnnotation,   // the GPU mirror of a user annotation
+  kPythonFunction,  // python stack frames (with_stack)
 };
 
 // Host-side ranges: framework ops, annotations, python frames.
@@ -121,7 +121,7 @@ static_assert(sizeof(Slice) <= 40, "Slice rows must stay compact");
 
 enum class FlowPhase : uint8_t { kStart, kStep, kFinish };
 enum class FlowKind : uint8_t {
-  kLaunch,           // runtime call -> GPU op (ac2g; async_gpu / async_cpu_to_gpu / async before 2022-10)
+  kLaunch,  // runtime call -> GPU op (ac2g; async_gpu / async_cpu_to_gpu / async before 2022-10)
   kForwardBackward,  // forward op -> its autograd backward op (fwdbwd)
   kOther,
 };
@@ -148,8 +148,8 @@ struct EventCounts {
 
 struct Trace {
   std::string path;
-  std::string format;          // "kineto", "pytorch-autograd"
-  std::string format_version;  // human-readable era / schema
+  std::string format;             // "kineto", "pytorch-autograd"
+  std::string format_version;     // human-readable era / schema
   std::vector<Backend> backends;  // backends of the devices that ran something, plus cpu
   std::optional<int64_t> rank;
   std::optional<int64_t> world_size;
@@ -157,7 +157,7 @@ struct Trace {
   std::map<std::string, std::string> metadata;  // other top-level scalar keys, as JSON text
 
   StringPool strings;
-  std::vector<Device> devices;  // the devices that ran something, by trace id
+  std::vector<Device> devices;         // the devices that ran something, by trace id
   int32_t described_device_count = 0;  // devices the trace's header describes (may be idle)
   std::vector<Track> tracks;
   std::vector<Kernel> kernels;

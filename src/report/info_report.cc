@@ -51,11 +51,14 @@ std::string WallClock(int64_t ns) {
 std::string DeviceDetails(const Device& d) {
   std::vector<std::string> parts;
   if (d.compute_major > 0) {
-    parts.push_back(d.backend == Backend::kRocm ? fmt::format("gfx {}.{}", d.compute_major, d.compute_minor)
-                                                : fmt::format("CC {}.{}", d.compute_major, d.compute_minor));
+    parts.push_back(d.backend == Backend::kRocm
+                        ? fmt::format("gfx {}.{}", d.compute_major, d.compute_minor)
+                        : fmt::format("CC {}.{}", d.compute_major, d.compute_minor));
   }
-  if (d.sm_count > 0) parts.push_back(fmt::format("{} {}", d.sm_count, d.backend == Backend::kRocm ? "CUs" : "SMs"));
-  if (d.total_memory_bytes > 0) parts.push_back(fmt::format("{:.1f} GiB", d.total_memory_bytes / 1073741824.0));
+  if (d.sm_count > 0)
+    parts.push_back(fmt::format("{} {}", d.sm_count, d.backend == Backend::kRocm ? "CUs" : "SMs"));
+  if (d.total_memory_bytes > 0)
+    parts.push_back(fmt::format("{:.1f} GiB", d.total_memory_bytes / 1073741824.0));
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -73,14 +76,16 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces) {
                          details.empty() ? "" : " (" + details + ")");
     }
     if (t.described_device_count > 0) {
-      out << fmt::format("            ({} described in the trace header)\n", t.described_device_count);
+      out << fmt::format("            ({} described in the trace header)\n",
+                         t.described_device_count);
     }
     if (t.rank) {
       out << fmt::format("  rank      {}{}\n", *t.rank,
                          t.world_size ? fmt::format(" of {}", *t.world_size) : "");
     }
-    out << fmt::format("  span      {}  from {} to {}\n", FormatDuration(t.span_end_ns - t.span_start_ns),
-                       WallClock(t.span_start_ns), WallClock(t.span_end_ns));
+    out << fmt::format("  span      {}  from {} to {}\n",
+                       FormatDuration(t.span_end_ns - t.span_start_ns), WallClock(t.span_start_ns),
+                       WallClock(t.span_end_ns));
     std::string counts;
     for (auto [name, n] : CountList(t.counts)) {
       if (n > 0) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, name);
@@ -100,15 +105,16 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces) {
     Json devices = Json::array();
     for (uint32_t d = 0; d < t.devices.size(); ++d) {
       const Device& dev = t.devices[d];
-      devices.push_back({{"label", DeviceLabel(t, d, false)},
-                         {"backend", BackendName(dev.backend)},
-                         {"name", dev.name},
-                         {"vendor", dev.vendor},
-                         {"index", dev.index},
-                         {"trace_id", dev.trace_id},
-                         {"compute_capability", fmt::format("{}.{}", dev.compute_major, dev.compute_minor)},
-                         {"sm_count", dev.sm_count},
-                         {"memory_bytes", dev.total_memory_bytes}});
+      devices.push_back(
+          {{"label", DeviceLabel(t, d, false)},
+           {"backend", BackendName(dev.backend)},
+           {"name", dev.name},
+           {"vendor", dev.vendor},
+           {"index", dev.index},
+           {"trace_id", dev.trace_id},
+           {"compute_capability", fmt::format("{}.{}", dev.compute_major, dev.compute_minor)},
+           {"sm_count", dev.sm_count},
+           {"memory_bytes", dev.total_memory_bytes}});
     }
     input["devices"] = std::move(devices);
     input["described_device_count"] = t.described_device_count;
@@ -127,8 +133,9 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces) {
 }
 
 void RenderCsv(std::ostream& out, const std::vector<const Trace*>& traces) {
-  std::vector<std::string> header = {"path", "format", "format_version", "backends", "devices",
-                                     "rank", "world_size", "span_start_ns", "span_end_ns"};
+  std::vector<std::string> header = {"path",       "format",        "format_version",
+                                     "backends",   "devices",       "rank",
+                                     "world_size", "span_start_ns", "span_end_ns"};
   for (auto [name, n] : CountList(EventCounts{})) header.emplace_back(name);
   header.emplace_back("warnings");
   WriteCsvRow(out, header);
@@ -155,9 +162,15 @@ void RenderCsv(std::ostream& out, const std::vector<const Trace*>& traces) {
 
 void RenderInfo(std::ostream& out, const std::vector<const Trace*>& traces, OutputFormat format) {
   switch (format) {
-    case OutputFormat::kTable: RenderTable(out, traces); return;
-    case OutputFormat::kJson: RenderJson(out, traces); return;
-    case OutputFormat::kCsv: RenderCsv(out, traces); return;
+    case OutputFormat::kTable:
+      RenderTable(out, traces);
+      return;
+    case OutputFormat::kJson:
+      RenderJson(out, traces);
+      return;
+    case OutputFormat::kCsv:
+      RenderCsv(out, traces);
+      return;
   }
 }
 

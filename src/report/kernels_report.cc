@@ -14,9 +14,12 @@ constexpr size_t kNameWidth = 100;
 
 const char* GroupName(KernelGrouping g) {
   switch (g) {
-    case KernelGrouping::kName: return "name";
-    case KernelGrouping::kDevice: return "device";
-    case KernelGrouping::kStream: return "stream";
+    case KernelGrouping::kName:
+      return "name";
+    case KernelGrouping::kDevice:
+      return "device";
+    case KernelGrouping::kStream:
+      return "stream";
   }
   return "name";
 }
@@ -30,10 +33,11 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces,
   }
   table.AddColumn("Backend", A::kLeft);
   if (query.by_input) table.AddColumn("Input", A::kRight);
-  table.AddColumn(query.group_by == KernelGrouping::kName ? "Name" : "Device", A::kLeft, kNameWidth);
+  table.AddColumn(query.group_by == KernelGrouping::kName ? "Name" : "Device", A::kLeft,
+                  kNameWidth);
   for (const KernelRow& r : summary.rows) {
     std::vector<std::string> cells = {
-        fmt::format("{:.1f}", r.percent), FormatDuration(r.total_ns), std::to_string(r.count),
+        fmt::format("{:.1f}", r.percent), FormatDuration(r.total_ns),  std::to_string(r.count),
         FormatDuration(r.mean_ns),        FormatDuration(r.median_ns), FormatDuration(r.min_ns),
         FormatDuration(r.max_ns),         FormatDuration(r.stddev_ns), BackendName(r.backend)};
     if (query.by_input) cells.push_back(std::to_string(r.input));
@@ -49,12 +53,13 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces,
   }
   out << '\n';
   if (query.by_input) {
-    for (size_t i = 0; i < traces.size(); ++i) out << fmt::format("input {}: {}\n", i, traces[i]->path);
+    for (size_t i = 0; i < traces.size(); ++i)
+      out << fmt::format("input {}: {}\n", i, traces[i]->path);
   }
 }
 
-void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces, const KernelQuery& query,
-                const KernelSummary& summary) {
+void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
+                const KernelQuery& query, const KernelSummary& summary) {
   Json rows = Json::array();
   for (const KernelRow& r : summary.rows) {
     Json row = {{"name", r.name},           {"backend", BackendName(r.backend)},
@@ -65,19 +70,16 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces, cons
     if (query.by_input) row["input"] = r.input;
     rows.push_back(std::move(row));
   }
-  Json doc = {{"schema", "tensormorph.kernels/1"},
-              {"inputs", DescribeInputs(traces)},
-              {"group_by", GroupName(query.group_by)},
-              {"total_ns", summary.total_ns},
-              {"kernel_count", summary.kernel_count},
-              {"rows", std::move(rows)}};
+  Json doc = {{"schema", "tensormorph.kernels/1"},     {"inputs", DescribeInputs(traces)},
+              {"group_by", GroupName(query.group_by)}, {"total_ns", summary.total_ns},
+              {"kernel_count", summary.kernel_count},  {"rows", std::move(rows)}};
   if (summary.rows.empty()) doc["note"] = ExplainNoKernels(traces, query);
   WriteJson(out, doc);
 }
 
 void RenderCsv(std::ostream& out, const KernelQuery& query, const KernelSummary& summary) {
-  std::vector<std::string> header = {"name",   "backend", "count",     "total_ns", "mean_ns",
-                                     "median_ns", "min_ns", "max_ns", "stddev_ns", "percent"};
+  std::vector<std::string> header = {"name",      "backend", "count",  "total_ns",  "mean_ns",
+                                     "median_ns", "min_ns",  "max_ns", "stddev_ns", "percent"};
   if (query.by_input) header.emplace_back("input");
   WriteCsvRow(out, header);
   for (const KernelRow& r : summary.rows) {

@@ -1,7 +1,6 @@
 #include "import/chrome/chrome_importer.h"
 
 #include <fmt/format.h>
-
 #include <simdjson.h>
 
 #include <map>
@@ -95,8 +94,8 @@ void AddEventWarnings(const std::string& path, std::vector<PendingWarning>& pend
         fmt::format("{}:{}: {}", positions[i].line, positions[i].column, pending[i].message));
   }
   if (pending.size() > shown) {
-    trace->warnings.push_back(
-        fmt::format("... and {} more events skipped for the same kinds of reasons", pending.size() - shown));
+    trace->warnings.push_back(fmt::format(
+        "... and {} more events skipped for the same kinds of reasons", pending.size() - shown));
   }
 }
 
@@ -105,14 +104,17 @@ void AddEventWarnings(const std::string& path, std::vector<PendingWarning>& pend
 int ChromeImporter::Sniff(std::string_view head) const {
   size_t i = 0;
   if (head.starts_with("\xEF\xBB\xBF")) i = 3;
-  while (i < head.size() && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t')) ++i;
+  while (i < head.size() &&
+         (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+    ++i;
   if (i >= head.size() || (head[i] != '{' && head[i] != '[')) return 0;
   if (head.find("\"traceEvents\"") != std::string_view::npos) return 100;
   if (head.find("\"ph\"") != std::string_view::npos) return 90;
   return 10;  // JSON, but nothing trace-like in the first bytes
 }
 
-StatusOr<Trace> ChromeImporter::Import(const std::string& path, const ImportOptions& options) const {
+StatusOr<Trace> ChromeImporter::Import(const std::string& path,
+                                       const ImportOptions& options) const {
   StatusOr<std::unique_ptr<BlockReader>> opened = BlockReader::Open(path);
   if (!opened.ok()) return opened.status();
   BlockReader& reader = **opened;

@@ -11,7 +11,9 @@ constexpr int64_t kMaxEventDurationNs = int64_t{7} * 24 * 3600 * 1000000000;
 // time plus a Kineto base time can never overflow int64.
 constexpr int64_t kMaxAbsTimestampNs = int64_t{1} << 62;
 
-int64_t NumberOrKey(const RawId& id) { return id.is_string ? StringIdKey(id.text) : id.number; }
+int64_t NumberOrKey(const RawId& id) {
+  return id.is_string ? StringIdKey(id.text) : id.number;
+}
 
 bool IsLegacyCpuFunctionsPid(const RawId& pid) {
   return pid.is_string && (pid.text == "CPU functions" || pid.text == "CPU Functions");
@@ -74,8 +76,9 @@ bool ChunkBuilder::CheckTimes(const RawEvent& event, uint64_t content_offset) {
   }
   if (event.ts_ns > kMaxAbsTimestampNs || event.ts_ns < -kMaxAbsTimestampNs) {
     Skip(content_offset,
-         fmt::format("event \"{}\" has a timestamp more than 146 years from the epoch ({} ns); skipped",
-                     event.name, event.ts_ns));
+         fmt::format(
+             "event \"{}\" has a timestamp more than 146 years from the epoch ({} ns); skipped",
+             event.name, event.ts_ns));
     return false;
   }
   return true;
@@ -94,7 +97,8 @@ void ChunkBuilder::Add(const RawEvent& event, uint64_t content_offset) {
   const Category category = CategoryOf(event.category);
   FormatEvidence& evidence = out_->evidence;
   if (category != Category::kNone && category != Category::kUnknown) ++evidence.categorised;
-  if (category == Category::kMtiaDevice || event.category.starts_with("mtia_")) ++evidence.mtia_events;
+  if (category == Category::kMtiaDevice || event.category.starts_with("mtia_"))
+    ++evidence.mtia_events;
   if (event.category == "Kernel" || event.category == "Runtime" || event.category == "Memcpy") {
     ++evidence.legacy_gpu_categories;
   }
@@ -121,11 +125,11 @@ void ChunkBuilder::Add(const RawEvent& event, uint64_t content_offset) {
       Flow flow;
       flow.ts_ns = event.ts_ns;
       flow.id = event.id;
-      flow.kind = event.category == "fwdbwd"                 ? FlowKind::kForwardBackward
-                  : category == Category::kFlow               ? FlowKind::kLaunch
-                                                              : FlowKind::kOther;
+      flow.kind = event.category == "fwdbwd"    ? FlowKind::kForwardBackward
+                  : category == Category::kFlow ? FlowKind::kLaunch
+                                                : FlowKind::kOther;
       flow.track = TrackOf(event);
-      flow.phase = event.phase == 's' ? FlowPhase::kStart
+      flow.phase = event.phase == 's'   ? FlowPhase::kStart
                    : event.phase == 't' ? FlowPhase::kStep
                                         : FlowPhase::kFinish;
       flow.binds_enclosing = event.binds_enclosing;
@@ -283,11 +287,13 @@ void ChunkBuilder::AddSlice(const RawEvent& event, SliceKind kind) {
 void ChunkBuilder::AddMetadata(const RawEvent& event) {
   TrackKey key{NumberOrKey(event.pid), NumberOrKey(event.tid)};
   if (event.name == "process_name") {
-    out_->metadata.push_back({MetadataKind::kProcessName, key, std::string(event.args.metadata_name)});
+    out_->metadata.push_back(
+        {MetadataKind::kProcessName, key, std::string(event.args.metadata_name)});
   } else if (event.name == "process_labels") {
     out_->metadata.push_back({MetadataKind::kProcessLabels, key, std::string(event.args.labels)});
   } else if (event.name == "thread_name") {
-    out_->metadata.push_back({MetadataKind::kThreadName, key, std::string(event.args.metadata_name)});
+    out_->metadata.push_back(
+        {MetadataKind::kThreadName, key, std::string(event.args.metadata_name)});
   }
 }
 

@@ -52,12 +52,12 @@ struct FormatEvidence {
 
 struct ChunkResult {
   StringPool strings;
-  std::vector<TrackKey> tracks;        // local track index -> key
+  std::vector<TrackKey> tracks;  // local track index -> key
   std::vector<std::string> track_pid_names, track_tid_names;
-  std::vector<int64_t> device_keys;    // local device index -> raw device id
-  std::vector<Kernel> kernels;         // device = local device index; stream = raw
+  std::vector<int64_t> device_keys;  // local device index -> raw device id
+  std::vector<Kernel> kernels;       // device = local device index; stream = raw
   std::vector<Transfer> transfers;
-  std::vector<ApiCall> api_calls;      // track = local track index
+  std::vector<ApiCall> api_calls;  // track = local track index
   std::vector<Slice> slices;
   std::vector<Flow> flows;
   std::vector<MetadataRecord> metadata;

@@ -36,12 +36,14 @@ void AddEvidence(const FormatEvidence& from, FormatEvidence* to) {
 
 void ChunkMerger::Append(ChunkResult&& chunk) {
   std::vector<StringId> strings(chunk.strings.size());
-  for (StringId id = 0; id < strings.size(); ++id) strings[id] = trace_->strings.Intern(chunk.strings.Get(id));
+  for (StringId id = 0; id < strings.size(); ++id)
+    strings[id] = trace_->strings.Intern(chunk.strings.Get(id));
 
   std::vector<uint32_t> tracks(chunk.tracks.size());
   for (size_t i = 0; i < chunk.tracks.size(); ++i) {
     const TrackKey& key = chunk.tracks[i];
-    auto [it, inserted] = track_index_.try_emplace(key, static_cast<uint32_t>(trace_->tracks.size()));
+    auto [it, inserted] =
+        track_index_.try_emplace(key, static_cast<uint32_t>(trace_->tracks.size()));
     if (inserted) {
       Track track;
       track.pid = key.pid;

@@ -91,8 +91,8 @@ void ChunkParser::ParseEventByEvent(const EventChunk& chunk, ChunkResult* result
     const uint64_t offset = chunk.content_offset + begin - 1;
     simdjson::ondemand::document doc;
     // The chunk's own bytes after the event serve as simdjson's padding.
-    auto err = parser_.iterate(chunk.text.data() + begin, end - begin, chunk.text.size() - begin)
-                   .get(doc);
+    auto err =
+        parser_.iterate(chunk.text.data() + begin, end - begin, chunk.text.size() - begin).get(doc);
     simdjson::ondemand::value value;
     if (!err) err = doc.get_value().get(value);
     RawEvent event;
@@ -102,7 +102,8 @@ void ChunkParser::ParseEventByEvent(const EventChunk& chunk, ChunkResult* result
       builder.Add(event, offset);
       continue;
     }
-    if (json_error) error = fmt::format("malformed JSON in event ({})", simdjson::error_message(json_error));
+    if (json_error)
+      error = fmt::format("malformed JSON in event ({})", simdjson::error_message(json_error));
     builder.Skip(offset, error + "; skipped");
   }
   check_gap(chunk.json_length - 1);  // up to the closing ']'

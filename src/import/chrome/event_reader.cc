@@ -238,7 +238,8 @@ error_code ReadArgs(value v, RawArgs* args) {
         }
         break;
       case 'r':
-        if (key.Is("registers per thread")) err = ReadInteger(val, &args->registers_per_thread, &ok);
+        if (key.Is("registers per thread"))
+          err = ReadInteger(val, &args->registers_per_thread, &ok);
         break;
       case 'I':
         if (key.Is("Input Dims") || key.Is("Input dims")) {

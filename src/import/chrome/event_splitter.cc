@@ -14,7 +14,9 @@
 namespace tensormorph::chrome {
 namespace {
 
-bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool IsSpace(char c) {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
 // One event larger than this is not a trace event; the input is something else.
 constexpr size_t kMaxEventBytes = size_t{1} << 30;
@@ -41,7 +43,8 @@ Status EventSplitter::Feed(const char* data, size_t size, std::vector<EventChunk
     switch (mode_) {
       case Mode::kBeforeRoot: {
         // A UTF-8 byte order mark is tolerated at the very start.
-        if (content_offset_ == 0 && size - pos >= 3 && std::memcmp(data + pos, "\xEF\xBB\xBF", 3) == 0) {
+        if (content_offset_ == 0 && size - pos >= 3 &&
+            std::memcmp(data + pos, "\xEF\xBB\xBF", 3) == 0) {
           pos += 3;
           content_offset_ += 3;
           continue;
@@ -65,9 +68,10 @@ Status EventSplitter::Feed(const char* data, size_t size, std::vector<EventChunk
           mode_ = Mode::kTopLevel;
           // The '{' itself is processed by FeedTopLevel.
         } else {
-          return Error("not a JSON trace: expected '[' or '{' but found " +
-                       (c >= 32 && c < 127 ? "'" + std::string(1, c) + "'"
-                                           : fmt::format("byte 0x{:02x}", static_cast<unsigned char>(c))));
+          const std::string found =
+              c >= 32 && c < 127 ? fmt::format("'{}'", c)
+                                 : fmt::format("byte 0x{:02x}", static_cast<unsigned char>(c));
+          return Error(fmt::format("not a JSON trace: expected '[' or '{{' but found {}", found));
         }
         break;
       }
@@ -85,8 +89,9 @@ Status EventSplitter::Feed(const char* data, size_t size, std::vector<EventChunk
         buffer_.insert(buffer_.end(), data + pos, data + size);
         ScanEvents(out);
         if (event_depth_ > 0 && scan_pos_ - event_begin_ > kMaxEventBytes) {
-          return UnreadableInput("an event in traceEvents is larger than 1 GiB; this is not a trace",
-                                 SourcePosition::AtOffset(buffer_content_offset_ + event_begin_ - 1));
+          return UnreadableInput(
+              "an event in traceEvents is larger than 1 GiB; this is not a trace",
+              SourcePosition::AtOffset(buffer_content_offset_ + event_begin_ - 1));
         }
         if (!events_closed_) {
           content_offset_ += size - pos;
@@ -297,7 +302,9 @@ bool EventSplitter::ScanBlock(const char* p, size_t i, bool* closed) {
   return true;
 }
 #else
-bool EventSplitter::ScanBlock(const char*, size_t, bool*) { return false; }
+bool EventSplitter::ScanBlock(const char*, size_t, bool*) {
+  return false;
+}
 #endif
 
 void EventSplitter::ScanEvents(std::vector<EventChunk>* out) {
@@ -341,7 +348,8 @@ void EventSplitter::EmitChunk(size_t end, std::vector<EventChunk>* out) {
   chunk.content_offset = buffer_content_offset_;
   chunk.events = std::move(events_);
   events_.clear();
-  if (in_event && !chunk.events.empty() && chunk.events.back().first >= end) chunk.events.pop_back();
+  if (in_event && !chunk.events.empty() && chunk.events.back().first >= end)
+    chunk.events.pop_back();
 
   std::vector<char> tail(buffer_.begin() + static_cast<std::ptrdiff_t>(tail_begin), buffer_.end());
   chunk.text = std::move(buffer_);
@@ -370,7 +378,8 @@ Status EventSplitter::Finish(std::vector<EventChunk>* out) {
         event_in_string_ = false;
         EmitChunk(last_event_end_, out);
       }
-      if (!in_event) notes_.push_back("the traceEvents array is not closed; the file may be cut off");
+      if (!in_event)
+        notes_.push_back("the traceEvents array is not closed; the file may be cut off");
       // The header written before the events is still good: close the object it was in.
       if (root_ == Root::kObject) metadata_.push_back('}');
       break;
@@ -384,11 +393,13 @@ Status EventSplitter::Finish(std::vector<EventChunk>* out) {
       // Cut off inside metadata written after the events: keep the complete members.
       metadata_.resize(metadata_complete_);
       metadata_.push_back('}');
-      notes_.push_back("the file ends inside the metadata after traceEvents; incomplete keys ignored");
+      notes_.push_back(
+          "the file ends inside the metadata after traceEvents; incomplete keys ignored");
       break;
     case Mode::kAfterRoot:
       if (!saw_trace_events_) {
-        return UnreadableInput("no \"traceEvents\" array in this JSON object; not a Chrome/Kineto trace");
+        return UnreadableInput(
+            "no \"traceEvents\" array in this JSON object; not a Chrome/Kineto trace");
       }
       break;
   }

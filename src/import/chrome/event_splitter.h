@@ -79,7 +79,7 @@ class EventSplitter {
   bool escaped_ = false;
   bool expect_key_ = false;
   bool capturing_key_ = false;
-  bool key_complete_ = false;  // a depth-1 key just ended; the next ':' belongs to it
+  bool key_complete_ = false;        // a depth-1 key just ended; the next ':' belongs to it
   bool await_events_value_ = false;  // after `"traceEvents":`
   std::string key_;
   bool saw_trace_events_ = false;

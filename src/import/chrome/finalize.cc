@@ -75,9 +75,12 @@ bool SameModel(const Device& a, const Device& b) {
 
 const char* VendorOf(Backend backend) {
   switch (backend) {
-    case Backend::kCuda: return "NVIDIA";
-    case Backend::kRocm: return "AMD";
-    default: return "";
+    case Backend::kCuda:
+      return "NVIDIA";
+    case Backend::kRocm:
+      return "AMD";
+    default:
+      return "";
   }
 }
 
@@ -90,9 +93,9 @@ void ResolveDevices(const TopLevelMetadata& meta, MergedChunks& merged, Backend 
                     Trace* trace) {
   const std::vector<Device>& described = meta.device_properties;
   trace->described_device_count = static_cast<int32_t>(described.size());
-  const bool homogeneous =
-      !described.empty() && std::all_of(described.begin(), described.end(),
-                                         [&](const Device& d) { return SameModel(d, described[0]); });
+  const bool homogeneous = !described.empty() &&
+                           std::all_of(described.begin(), described.end(),
+                                       [&](const Device& d) { return SameModel(d, described[0]); });
   std::vector<uint32_t> order(merged.device_keys.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(),
@@ -110,13 +113,16 @@ void ResolveDevices(const TopLevelMetadata& meta, MergedChunks& merged, Backend 
       }
     }
     if (props != nullptr) d = *props;
-    d.index = gpu_backend == Backend::kRocm || key < 0 || key > INT32_MAX ? -1 : static_cast<int32_t>(key);
+    d.index = gpu_backend == Backend::kRocm || key < 0 || key > INT32_MAX
+                  ? -1
+                  : static_cast<int32_t>(key);
     d.trace_id = key;
     d.backend = gpu_backend;
     d.vendor = VendorOf(gpu_backend);
     if (d.name.empty()) {
       auto label = merged.process_labels.find(key);
-      if (label != merged.process_labels.end() && gpu_backend != Backend::kRocm) d.name = label->second;
+      if (label != merged.process_labels.end() && gpu_backend != Backend::kRocm)
+        d.name = label->second;
     }
     key_to_device[i] = static_cast<uint32_t>(trace->devices.size());
     trace->devices.push_back(std::move(d));
@@ -130,7 +136,8 @@ void ResolveDevices(const TopLevelMetadata& meta, MergedChunks& merged, Backend 
 void ApplyBaseTime(int64_t base, Trace* trace) {
   if (base < 0 || base >= (int64_t{1} << 62)) {
     trace->warnings.push_back(fmt::format(
-        "baseTimeNanoseconds {} is not a plausible epoch time; timestamps are left relative", base));
+        "baseTimeNanoseconds {} is not a plausible epoch time; timestamps are left relative",
+        base));
     trace->base_time_ns.reset();
     return;
   }
@@ -184,7 +191,8 @@ void DescribeFormat(const TopLevelMetadata& meta, const FormatEvidence& evidence
     trace->format_version = "legacy autograd profiler export (use_kineto=False)";
     return;
   }
-  const bool kineto = evidence.categorised > 0 || meta.schema_version || !meta.device_properties.empty();
+  const bool kineto =
+      evidence.categorised > 0 || meta.schema_version || !meta.device_properties.empty();
   trace->format = kineto ? "kineto" : "chrome-json";
   if (!kineto) {
     trace->format_version = "Chrome Trace Event format";
@@ -222,7 +230,8 @@ void FinalizeTrace(const TopLevelMetadata& meta, MergedChunks& merged, Trace* tr
   trace->world_size = meta.world_size;
   trace->base_time_ns = meta.base_time_ns;
   trace->metadata = meta.scalars;
-  if (!meta.distributed_backend.empty()) trace->metadata["distributed_backend"] = meta.distributed_backend;
+  if (!meta.distributed_backend.empty())
+    trace->metadata["distributed_backend"] = meta.distributed_backend;
 
   std::string reason;
   Backend gpu = DecideGpuBackend(meta, merged, *trace, &reason);

@@ -28,10 +28,10 @@ struct RawArgs {
   int64_t registers_per_thread = -1;
   int64_t shared_memory = -1;
   int64_t occupancy_percent = -1;
-  int64_t bytes = -1;             // "bytes" (memcpy/memset) or "size" (MTIA dma_request)
-  std::string_view input_dims;    // raw JSON of "Input Dims"
-  std::string_view metadata_name; // M events: process_name / thread_name
-  std::string_view labels;        // M events: process_labels
+  int64_t bytes = -1;              // "bytes" (memcpy/memset) or "size" (MTIA dma_request)
+  std::string_view input_dims;     // raw JSON of "Input Dims"
+  std::string_view metadata_name;  // M events: process_name / thread_name
+  std::string_view labels;         // M events: process_labels
 };
 
 struct RawEvent {

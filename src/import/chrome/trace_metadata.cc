@@ -13,7 +13,8 @@ std::optional<int64_t> AsInt(element value) {
   int64_t i = 0;
   if (value.get_int64().get(i) == simdjson::SUCCESS) return i;
   uint64_t u = 0;
-  if (value.get_uint64().get(u) == simdjson::SUCCESS && u <= INT64_MAX) return static_cast<int64_t>(u);
+  if (value.get_uint64().get(u) == simdjson::SUCCESS && u <= INT64_MAX)
+    return static_cast<int64_t>(u);
   double d = 0;
   if (value.get_double().get(d) == simdjson::SUCCESS && d >= -9e18 && d <= 9e18 &&
       static_cast<double>(static_cast<int64_t>(d)) == d) {
@@ -39,7 +40,8 @@ Device ParseDevice(simdjson::dom::object props) {
   std::string_view name;
   if (props.at_key("name").get_string().get(name) == simdjson::SUCCESS) d.name = std::string(name);
   auto set = [&](std::string_view key, auto* field) {
-    if (auto v = IntField(props, key)) *field = static_cast<std::remove_pointer_t<decltype(field)>>(*v);
+    if (auto v = IntField(props, key))
+      *field = static_cast<std::remove_pointer_t<decltype(field)>>(*v);
   };
   set("id", &d.index);
   set("computeMajor", &d.compute_major);
@@ -63,7 +65,8 @@ StatusOr<TopLevelMetadata> ParseTopLevelMetadata(const std::string& json) {
   simdjson::dom::object root;
   if (auto err = parser.parse(json).get_object().get(root)) {
     meta.warnings.push_back(std::string("the trace's top-level metadata is not valid JSON (") +
-                            simdjson::error_message(err) + "); device and rank information ignored");
+                            simdjson::error_message(err) +
+                            "); device and rank information ignored");
     return meta;
   }
   for (auto [key, value] : root) {
@@ -72,7 +75,8 @@ StatusOr<TopLevelMetadata> ParseTopLevelMetadata(const std::string& json) {
       meta.schema_version = AsInt(value);
     } else if (key == "baseTimeNanoseconds") {
       meta.base_time_ns = AsInt(value);
-      if (!meta.base_time_ns) meta.warnings.push_back("baseTimeNanoseconds is not an integer; ignored");
+      if (!meta.base_time_ns)
+        meta.warnings.push_back("baseTimeNanoseconds is not an integer; ignored");
     } else if (key == "deviceProperties" || key == "computeProperties") {
       simdjson::dom::array devices;
       if (value.get_array().get(devices) == simdjson::SUCCESS) {
