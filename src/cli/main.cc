@@ -29,6 +29,14 @@ int main(int argc, char** argv) {
                              e.what());
     return tensormorph::kExitUsage;
   }
-  for (const CLI::App* sub : app.get_subcommands()) return commands.at(sub->get_name())();
+  try {
+    for (const CLI::App* sub : app.get_subcommands()) return commands.at(sub->get_name())();
+  } catch (const std::bad_alloc&) {
+    std::cerr << "tensormorph: error: out of memory while reading the input\n";
+    return tensormorph::kExitUnreadable;
+  } catch (const std::exception& e) {
+    std::cerr << fmt::format("tensormorph: error: internal error: {}\n", e.what());
+    return tensormorph::kExitUnreadable;
+  }
   return tensormorph::kExitUsage;
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 #include "io/bounded_queue.h"
 
@@ -116,8 +117,7 @@ class GzipReader final : public BlockReader {
         break;
       }
       if (out_used == out.size()) {
-        if (!queue_.Push(std::move(out))) break;  // consumer went away
-        out.assign(kReadBlockBytes, 0);
+        if (!queue_.Push(std::exchange(out, std::vector<char>(kReadBlockBytes)))) break;
         out_used = 0;
       }
     }

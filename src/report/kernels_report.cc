@@ -1,6 +1,7 @@
 #include "report/kernels_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "model/time.h"
 #include "report/csv.h"
@@ -107,7 +108,12 @@ std::string ExplainNoKernels(const std::vector<const Trace*>& traces, const Kern
     ranges += t->counts.counter_ranges;
     ops += t->counts.ops;
   }
-  if (kernels > 0) return "no kernel matches the --backend / --device filters";
+  if (kernels > 0) {
+    std::vector<std::string> filters;
+    if (query.backend) filters.push_back(fmt::format("--backend {}", BackendName(*query.backend)));
+    if (!query.device.empty()) filters.push_back(fmt::format("--device '{}'", query.device));
+    return fmt::format("none of the {} kernels matches {}", kernels, fmt::join(filters, " and "));
+  }
   if (ranges > 0) {
     return fmt::format(
         "no kernel activity: the trace holds {} CUPTI profiler ranges (counter collection replays "

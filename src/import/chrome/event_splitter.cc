@@ -10,6 +10,7 @@
 #include <immintrin.h>
 #endif
 #include <string>
+#include <utility>
 
 namespace tensormorph::chrome {
 namespace {
@@ -352,7 +353,7 @@ void EventSplitter::EmitChunk(size_t end, std::vector<EventChunk>* out) {
     chunk.events.pop_back();
 
   std::vector<char> tail(buffer_.begin() + static_cast<std::ptrdiff_t>(tail_begin), buffer_.end());
-  chunk.text = std::move(buffer_);
+  chunk.text = std::exchange(buffer_, std::vector<char>());
   chunk.text.resize(end);
   chunk.text.push_back(']');
   chunk.json_length = chunk.text.size();
