@@ -40,12 +40,12 @@ cat "$trace" >/dev/null
 field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 
-bare_wall=
+bare_wall=''
 rows=()
 # measure LABEL CMD...: runs CMD $runs times; keeps the best wall time (with its CPU times) and
 # the highest peak RSS of all runs.
 measure() {
-  local label=$1 best= user= sys= rss=0 line wall kib
+  local label=$1 best='' user='' sys='' rss=0 line wall kib
   shift
   for ((i = 0; i < runs; i++)); do
     if ! "$tools/tm_measure" -o "$out/measure.txt" -- "$@" >/dev/null; then
@@ -61,13 +61,15 @@ measure() {
       user=$(field user_s "$line")
       sys=$(field sys_s "$line")
     fi
-    ((kib > rss)) && rss=$kib
+    if ((kib > rss)); then
+      rss=$kib
+    fi
   done
+  rm -f "$out/measure.txt"
   bare_wall=${bare_wall:-$best}
-  rows+=("| \`$label\` | $(calc %.2f "$best") | $(calc %.0f "$bytes / 1e6 / $best") | $(calc %.2f "$user") \
-| $(calc %.2f "$sys") \
-| $(calc %.0f "$rss / 1024") | $(calc %.2f "$rss * 1024 / $bytes") \
-| $(calc %.2f "$best / $bare_wall") |")
+  rows+=("| \`$label\` | $(calc %.2f "$best") | $(calc %.0f "$bytes / 1e6 / $best") \
+| $(calc %.2f "$user") | $(calc %.2f "$sys") | $(calc %.0f "$rss / 1024") \
+| $(calc %.2f "$rss * 1024 / $bytes") | $(calc %.2f "$best / $bare_wall") |")
 }
 
 name=$(basename "$trace")
@@ -89,7 +91,7 @@ fi
     "transparent huge pages $(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled);" \
     "file in the page cache"
   echo "- best wall time of $runs runs; peak RSS is the highest of those runs; MB = 10^6 bytes"
-  echo "- reproduce: \`TM_BENCH_MB=$mb make bench\`"
+  echo "- reproduce: \`TM_BENCH_MB=$mb TM_BENCH_RUNS=$runs make bench\`"
   echo "- targets for tensormorph: time / bare at most 1.5, RSS / file at most 0.3"
   echo
   echo "| command | wall s | MB/s | user s | sys s | peak RSS MiB | RSS / file | time / bare |"

@@ -134,8 +134,17 @@ StatusOr<Trace> ChromeImporter::Import(const std::string& path,
   ChunkParser inline_parser;
   if (threads > 1) pool.emplace(threads, &results, &buffers);
 
+  // For a plain file the content is the file; for gzip the compressed position is an estimate.
+  auto fraction_through = [&](const EventChunk& chunk) {
+    if (reader.file_size() == 0) return 0.0;
+    const double done = reader.compressed()
+                            ? static_cast<double>(reader.file_bytes_consumed())
+                            : static_cast<double>(chunk.content_offset + chunk.json_length);
+    return std::min(1.0, done / static_cast<double>(reader.file_size()));
+  };
   auto dispatch = [&](std::vector<EventChunk>& chunks) {
     for (EventChunk& chunk : chunks) {
+      chunk.input_fraction = fraction_through(chunk);
       if (pool) {
         pool->Submit(std::move(chunk));
       } else {

@@ -51,6 +51,9 @@ struct FormatEvidence {
 };
 
 struct ChunkResult {
+  // How far into the input this chunk ends, 0..1 (estimated from compressed bytes for gzip); lets
+  // the merger size the trace's tables once instead of growing them by doubling.
+  double input_fraction = 0;
   StringPool strings;
   std::vector<TrackKey> tracks;  // local track index -> key
   std::vector<std::string> track_pid_names, track_tid_names;

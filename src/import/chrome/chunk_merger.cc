@@ -1,5 +1,7 @@
 #include "import/chrome/chunk_merger.h"
 
+#include <algorithm>
+
 namespace tensormorph::chrome {
 namespace {
 
@@ -32,9 +34,29 @@ void AddEvidence(const FormatEvidence& from, FormatEvidence* to) {
   to->mtia_events += from.mtia_events;
 }
 
+// Makes room for `extra` more rows. When the table must grow, it is sized for the whole input,
+// extrapolated from how far into the input this chunk ends: capacity that is never written is
+// never resident, while doubling would copy the table and hold old and new copies at once.
+template <typename Row>
+void ReserveFor(std::vector<Row>* rows, size_t extra, double input_fraction) {
+  const size_t needed = rows->size() + extra;
+  if (needed <= rows->capacity()) return;
+  size_t estimate = needed;
+  if (input_fraction > 0.001 && input_fraction < 1) {
+    estimate = static_cast<size_t>(static_cast<double>(needed) / input_fraction * 1.05) + 1024;
+  }
+  rows->reserve(std::max({needed, estimate, rows->capacity() + rows->capacity() / 4}));
+}
+
 }  // namespace
 
 void ChunkMerger::Append(ChunkResult&& chunk) {
+  ReserveFor(&trace_->kernels, chunk.kernels.size(), chunk.input_fraction);
+  ReserveFor(&trace_->transfers, chunk.transfers.size(), chunk.input_fraction);
+  ReserveFor(&trace_->api_calls, chunk.api_calls.size(), chunk.input_fraction);
+  ReserveFor(&trace_->slices, chunk.slices.size(), chunk.input_fraction);
+  ReserveFor(&trace_->flows, chunk.flows.size(), chunk.input_fraction);
+
   std::vector<StringId> strings(chunk.strings.size());
   for (StringId id = 0; id < strings.size(); ++id)
     strings[id] = trace_->strings.Intern(chunk.strings.Get(id));

@@ -8,10 +8,12 @@ namespace tensormorph::chrome {
 
 ChunkResult ChunkParser::Parse(const EventChunk& chunk) {
   ChunkResult result;
+  result.input_fraction = chunk.input_fraction;
   if (!ParseWhole(chunk, &result)) {
     // Some event is malformed JSON: start over and read the events one by one, so that one bad
     // event costs only itself. Rare, so the fast path stays a single pass.
     result = ChunkResult();
+    result.input_fraction = chunk.input_fraction;
     ParseEventByEvent(chunk, &result);
   }
   return result;

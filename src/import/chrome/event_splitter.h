@@ -23,6 +23,7 @@ struct EventChunk {
   std::vector<char> text;       // JSON array text; text.size() includes the padding
   size_t json_length = 0;       // bytes of JSON before the padding
   uint64_t content_offset = 0;  // offset in the (decompressed) input of text[1]
+  double input_fraction = 0;    // how far into the input the chunk ends (see ChunkResult)
   // [begin, end) of each event inside `text`, for parsing events one by one after an error.
   std::vector<std::pair<uint32_t, uint32_t>> events;
 };
