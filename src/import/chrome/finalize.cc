@@ -1,5 +1,7 @@
 #include "import/chrome/finalize.h"
 
+#include "model/trace_order.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -149,42 +151,6 @@ void ApplyBaseTime(int64_t base, Trace* trace) {
   for (Flow& f : trace->flows) shift(&f.ts_ns);
 }
 
-// In-place sorts (std::sort needs no buffer, unlike stable_sort, whose buffer would be the peak of
-// the whole import). The keys are total orders up to identical rows, so the result does not depend
-// on the input order either.
-void SortTables(Trace* trace) {
-  auto by_device = [](const auto& a, const auto& b) {
-    return std::tie(a.device, a.stream, a.start_ns, a.duration_ns, a.name) <
-           std::tie(b.device, b.stream, b.start_ns, b.duration_ns, b.name);
-  };
-  auto by_track = [](const auto& a, const auto& b) {
-    // Longer first at equal start, so that parents precede their children.
-    return std::make_tuple(a.track, a.start_ns, -a.duration_ns, a.name) <
-           std::make_tuple(b.track, b.start_ns, -b.duration_ns, b.name);
-  };
-  std::sort(trace->kernels.begin(), trace->kernels.end(), by_device);
-  std::sort(trace->transfers.begin(), trace->transfers.end(), by_device);
-  std::sort(trace->api_calls.begin(), trace->api_calls.end(), by_track);
-  std::sort(trace->slices.begin(), trace->slices.end(), by_track);
-}
-
-void ComputeSpan(Trace* trace) {
-  int64_t lo = INT64_MAX, hi = INT64_MIN;
-  auto take = [&](const auto& rows) {
-    for (const auto& r : rows) {
-      lo = std::min(lo, r.start_ns);
-      hi = std::max(hi, r.start_ns + r.duration_ns);
-    }
-  };
-  take(trace->kernels);
-  take(trace->transfers);
-  take(trace->api_calls);
-  take(trace->slices);
-  if (lo == INT64_MAX) lo = hi = 0;
-  trace->span_start_ns = lo;
-  trace->span_end_ns = hi;
-}
-
 void DescribeFormat(const TopLevelMetadata& meta, const FormatEvidence& evidence, Trace* trace) {
   if (evidence.cpu_functions_pid > 0 && evidence.categorised == 0) {
     trace->format = "pytorch-autograd";
@@ -244,8 +210,8 @@ void FinalizeTrace(const TopLevelMetadata& meta, MergedChunks& merged, Trace* tr
   ResolveDevices(meta, merged, gpu, trace);
   if (meta.base_time_ns && *meta.base_time_ns != 0) ApplyBaseTime(*meta.base_time_ns, trace);
   NameTracks(merged, trace);
-  SortTables(trace);
-  ComputeSpan(trace);
+  SortTraceTables(trace);
+  ComputeTraceSpan(trace);
   DescribeFormat(meta, merged.evidence, trace);
 
   if (!trace->slices.empty() || !trace->api_calls.empty()) trace->backends.push_back(Backend::kCpu);
