@@ -29,6 +29,8 @@
 #include <string_view>
 #include <vector>
 
+#include "support/run_tensormorph.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -96,44 +98,7 @@ std::string Numbered(std::string prefix, int64_t n) {
   return prefix;
 }
 
-std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
-std::string ShellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
-
-// ------------------------------------------------------------------------------------------------
-// Running the binary.
-
-struct RunResult {
-  std::string command;
-  int exit_code = -1;
-  bool crashed = false;    // killed by a signal
-  bool timed_out = false;  // ran past kTimeoutSeconds
-  std::string out;
-  std::string err;
-
-  std::string Describe() const {
-    std::string e = err.size() > 3000 ? err.substr(0, 3000) + "..." : err;
-    std::string o = out.size() > 1500 ? out.substr(0, 1500) + "..." : out;
-    return "\n  command: " + command + "\n  exit code: " + std::to_string(exit_code) +
-           (crashed ? " (killed by a signal)" : "") + (timed_out ? " (timed out)" : "") +
-           "\n  stderr: " + e + "\n  stdout: " + o;
-  }
-  // Neither a signal nor a hang: the process ended by itself with an exit code.
-  bool Clean() const { return !crashed && !timed_out && exit_code >= 0; }
-};
+using tensormorph::testing::RunResult;
 
 // Checks the parts of the contract every run must keep, whatever the input.
 void ExpectClean(const RunResult& r) {
@@ -175,36 +140,8 @@ class BadInput : public ::testing::Test {
     return path;
   }
 
-  // Runs `tensormorph ARGS...`; stdout through the pipe, stderr through a file.
   RunResult Run(const std::vector<std::string>& args) {
-    RunResult r;
-    const fs::path err_path = dir_ / "stderr.txt";
-    std::string command = Numbered("timeout -k 5 ", kTimeoutSeconds);
-    for (const std::string& word : Concat({TM_BINARY}, args)) {
-      command.append(" ").append(ShellQuote(word));
-    }
-    r.command = command;
-    command.append(" 2>").append(ShellQuote(err_path.string())).append(" </dev/null");
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-      ADD_FAILURE() << "popen failed for " << command;
-      return r;
-    }
-    char buffer[65536];
-    size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-    const int status = pclose(pipe);
-    r.err = ReadFile(err_path);
-    if (WIFSIGNALED(status)) {
-      r.crashed = true;
-    } else if (WIFEXITED(status)) {
-      r.exit_code = WEXITSTATUS(status);
-      // timeout(1): 124 when the limit was hit (137 after -k); 128+N when the command died of
-      // signal N and the shell reports it.
-      if (r.exit_code == 124 || r.exit_code == 137) r.timed_out = true;
-      if (r.exit_code > 128) r.crashed = r.exit_code != 137;
-    }
-    return r;
+    return tensormorph::testing::RunTensormorph(args, kTimeoutSeconds);
   }
 
   // `kernels --format json --quiet FILE`; the parsed document, or discarded on bad JSON.

@@ -30,6 +30,8 @@
 #include <utility>
 #include <vector>
 
+#include "support/run_tensormorph.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -391,39 +393,8 @@ void CheckRow(const json& row, const std::vector<int64_t>& durations, const std:
 // ------------------------------------------------------------------------------------------------
 // Running the binary.
 
-std::string ShellQuote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      q += "'\\''";
-    } else {
-      q += c;
-    }
-  }
-  return q + "'";
-}
-
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-};
-
-RunResult RunTensormorph(const std::vector<std::string>& args) {
-  std::string cmd = ShellQuote(TM_BINARY);
-  for (const auto& a : args) {
-    cmd += ' ';
-    cmd += ShellQuote(a);
-  }
-  RunResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[65536];
-  size_t n = 0;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using tensormorph::testing::RunResult;
+using tensormorph::testing::RunTensormorph;
 
 // Runs `tensormorph kernels --format json --quiet [extra...] files...` and parses its output.
 std::optional<json> RunKernels(const std::vector<fs::path>& files,
