@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libsimdjson-dev zlib1g-dev libfmt-dev libcli11-dev nlohmann-json3-dev
+  libsimdjson-dev zlib1g-dev libfmt-dev libcli11-dev nlohmann-json3-dev libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )
 

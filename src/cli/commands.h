@@ -10,5 +10,7 @@ using CommandRunner = std::function<int()>;
 
 CommandRunner AddInfoCommand(CLI::App* app);
 CommandRunner AddKernelsCommand(CLI::App* app);
+CommandRunner AddDevicesCommand(CLI::App* app);
+CommandRunner AddOccupancyCommand(CLI::App* app);
 
 }  // namespace tensormorph

@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
   std::map<std::string, tensormorph::CommandRunner> commands = {
       {"info", tensormorph::AddInfoCommand(&app)},
       {"kernels", tensormorph::AddKernelsCommand(&app)},
+      {"devices", tensormorph::AddDevicesCommand(&app)},
+      {"occupancy", tensormorph::AddOccupancyCommand(&app)},
   };
   try {
     app.parse(argc, argv);

@@ -2,6 +2,8 @@
 
 #include "import/chrome/chrome_importer.h"
 #include "import/importer.h"
+#include "import/ncu/ncu_importer.h"
+#include "import/nsys/nsys_importer.h"
 #include "io/block_reader.h"
 #include "io/positions.h"
 
@@ -12,7 +14,9 @@ constexpr size_t kSniffBytes = 64 << 10;
 
 const std::vector<const Importer*>& Importers() {
   static const chrome::ChromeImporter kChrome;
-  static const std::vector<const Importer*> kImporters = {&kChrome};
+  static const nsys::NsysImporter kNsys;
+  static const ncu::NcuCsvImporter kNcu;
+  static const std::vector<const Importer*> kImporters = {&kChrome, &kNsys, &kNcu};
   return kImporters;
 }
 

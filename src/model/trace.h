@@ -64,6 +64,32 @@ struct Kernel {
 };
 static_assert(sizeof(Kernel) <= 88, "Kernel rows must stay compact");
 
+// One measured value of a kernel launch, in base units (see src/import/ncu/units.h): bytes, ns,
+// Hz, "X/s" rates, percent on 0..100, counts by their word ("inst", "cycle").
+struct CounterValue {
+  StringId section = 0;  // where the profiler shows it, e.g. "GPU Speed Of Light Throughput"
+  StringId name = 0;     // a metric name (dram__bytes_read.sum) or a section's label (Duration)
+  StringId unit = 0;     // the base unit, or the unit as written when it is not a known one
+  double value = 0;
+};
+
+// Hardware counters of one kernel launch, from profilers that replay kernels to measure them
+// (Nsight Compute). A side table, since most traces have none: Kernel rows stay compact. Absent
+// means not collected (or "n/a").
+struct KernelCounters {
+  uint32_t kernel = 0;  // index into Trace::kernels, in their final (sorted) order
+  // FLOPs per precision as Nsight Compute's roofline counts them: add + mul + 2 x fma thread
+  // instructions (fp16: 2 x add + 2 x mul + 4 x fma, packed half2); set only when all three
+  // instruction counts of the precision were collected.
+  std::optional<double> fp64_flops, fp32_flops, fp16_flops;
+  std::optional<double> tensor_ops;  // tensor-pipe operations (sm__ops_path_tensor_src_*)
+  std::optional<double> dram_bytes;  // read + write
+  std::optional<double> achieved_occupancy_percent;  // 0..100
+  std::optional<uint32_t> registers_per_thread;
+  std::optional<uint64_t> shared_memory_bytes;  // per block, static + dynamic
+  std::vector<CounterValue> metrics;            // every numeric metric the input had
+};
+
 enum class TransferKind : uint8_t { kMemcpy, kMemset };
 
 struct Transfer {
@@ -161,6 +187,7 @@ struct Trace {
   int32_t described_device_count = 0;  // devices the trace's header describes (may be idle)
   std::vector<Track> tracks;
   std::vector<Kernel> kernels;
+  std::vector<KernelCounters> kernel_counters;  // by kernel index; empty for most formats
   std::vector<Transfer> transfers;
   std::vector<ApiCall> api_calls;
   std::vector<Slice> slices;

@@ -1,0 +1,432 @@
+#include "devices/device_db.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace tensormorph {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+const DeviceSpec* Find(const std::vector<DeviceSpec>& devices, std::string_view key) {
+  for (const DeviceSpec& d : devices) {
+    if (d.key == key) return &d;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> CandidateKeys(const DeviceMatch& m) {
+  std::vector<std::string> keys;
+  for (const DeviceSpec* c : m.candidates) keys.push_back(c->key);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+DeviceQuery Query(std::string name, std::string arch = "", std::optional<Backend> backend = {},
+                  std::optional<int64_t> units = {}, std::optional<int64_t> memory = {}) {
+  return DeviceQuery{std::move(name), std::move(arch), backend, units, memory};
+}
+
+// ------------------------------------------------------------------------------------------------
+// The table itself.
+
+TEST(DeviceTable, EveryEntryHasIdentityAndEveryFigureASource) {
+  const std::vector<DeviceSpec>& devices = BuiltInDevices();
+  std::set<std::string> keys;
+  for (const DeviceSpec& d : devices) {
+    SCOPED_TRACE(d.key);
+    EXPECT_TRUE(keys.insert(d.key).second) << "duplicate key";
+    EXPECT_FALSE(d.key.empty());
+    EXPECT_FALSE(d.name.empty());
+    EXPECT_FALSE(d.aliases.empty());
+    EXPECT_FALSE(d.identity_source.empty());
+    EXPECT_GE(d.devices_per_package, 1);
+    if (d.backend != Backend::kCpu) {
+      EXPECT_FALSE(d.vendor.empty());
+      EXPECT_FALSE(d.architecture.empty());
+      EXPECT_EQ(NormalizeArchitecture(d.architecture), d.architecture) << "not normalized";
+      EXPECT_TRUE(d.Get(Metric::kMemoryBandwidthBytesPerS)) << "a GPU needs its bandwidth";
+    }
+    for (int i = 0; i < kMetricCount; ++i) {
+      auto m = static_cast<Metric>(i);
+      const std::optional<Figure>& f = d.Get(m);
+      if (!f) continue;
+      SCOPED_TRACE(MetricName(m));
+      EXPECT_TRUE(std::isfinite(f->value) && f->value > 0);
+      EXPECT_GT(f->source.size(), 10u) << "a figure without a source";
+      EXPECT_NE(f->confidence, Confidence::kSpecFile);
+      if (MetricIsInteger(m)) {
+        EXPECT_NEAR(f->value, std::round(f->value), 1e-3);
+      }
+      if (f->confidence == Confidence::kDerived) {
+        EXPECT_NE(f->source.find("derived"), std::string::npos) << "derivations state how";
+      }
+    }
+  }
+}
+
+TEST(DeviceTable, CoversTheDevicesTheIssueNames) {
+  const std::vector<DeviceSpec>& devices = BuiltInDevices();
+  for (const char* key : {"v100-sxm2-16gb",
+                          "t4",
+                          "a100-sxm4-40gb",
+                          "a100-sxm4-80gb",
+                          "a100-pcie-40gb",
+                          "a100-pcie-80gb",
+                          "a10",
+                          "l4",
+                          "l40s",
+                          "h100-sxm5-80gb",
+                          "h100-pcie-80gb",
+                          "h100-nvl-94gb",
+                          "h200-sxm-141gb",
+                          "b200",
+                          "gb200",
+                          "rtx-3080-10gb",
+                          "rtx-3090",
+                          "rtx-4080",
+                          "rtx-4090",
+                          "rtx-5080",
+                          "rtx-5090",
+                          "mi100",
+                          "mi210",
+                          "mi250",
+                          "mi250x",
+                          "mi300x",
+                          "mi300a",
+                          "mi325x",
+                          "mi355x",
+                          "rx-7900-xtx",
+                          "apple-m1-8c",
+                          "apple-m2-max-38c",
+                          "apple-m3-pro-18c",
+                          "apple-m4-max-40c",
+                          "cpu"}) {
+    EXPECT_NE(Find(devices, key), nullptr) << key;
+  }
+}
+
+// An entry without any FLOP/s figure is one whose sources were not found; the list is explicit
+// so that losing a figure by accident fails here.
+TEST(DeviceTable, EntriesWithoutPeakFlopsAreTheKnownGaps) {
+  std::set<std::string> without;
+  for (const DeviceSpec& d : BuiltInDevices()) {
+    bool any = false;
+    for (int i = 0; i <= static_cast<int>(Metric::kInt8MatrixOpsPerS); ++i) {
+      any = any || d.Get(static_cast<Metric>(i)).has_value();
+    }
+    if (!any) without.insert(d.key);
+  }
+  std::set<std::string> expected = {"h100-nvl-94gb",    "apple-m1-max-24c",
+                                    "apple-m3-10c",     "apple-m3-pro-14c",
+                                    "apple-m3-pro-18c", "apple-m3-max-30c",
+                                    "apple-m3-max-40c", "apple-m4-8c",
+                                    "apple-m4-10c",     "apple-m4-pro-16c",
+                                    "apple-m4-pro-20c", "apple-m4-max-32c",
+                                    "apple-m4-max-40c", "cpu"};
+  EXPECT_EQ(without, expected);
+}
+
+TEST(DeviceTable, VendorDocumentedFiguresAreExact) {
+  const std::vector<DeviceSpec>& devices = BuiltInDevices();
+  // ROCm MI300X table: FP16 matrix 2048 FLOPS/clock/CU -> 1307.4 TFLOPS; 5.3 TB/s.
+  const DeviceSpec* mi300x = Find(devices, "mi300x");
+  ASSERT_NE(mi300x, nullptr);
+  EXPECT_DOUBLE_EQ(mi300x->Get(Metric::kFp16MatrixFlopsPerS)->value, 1307.4e12);
+  EXPECT_EQ(mi300x->Get(Metric::kFp16MatrixFlopsPerS)->confidence, Confidence::kVendor);
+  EXPECT_DOUBLE_EQ(mi300x->Get(Metric::kMemoryBandwidthBytesPerS)->value, 5.3e12);
+  // nsys TARGET_INFO_GPU of the RTX 3080 sample.
+  const DeviceSpec* rtx3080 = Find(devices, "rtx-3080-10gb");
+  ASSERT_NE(rtx3080, nullptr);
+  EXPECT_DOUBLE_EQ(rtx3080->Get(Metric::kMemoryBandwidthBytesPerS)->value, 760080000000.0);
+  EXPECT_EQ(rtx3080->Get(Metric::kComputeUnits)->confidence, Confidence::kReported);
+  // RTX 5090: Nsight Compute's FFMA peak (21,760/cycle) at the 2407 MHz boost clock.
+  const DeviceSpec* rtx5090 = Find(devices, "rtx-5090");
+  ASSERT_NE(rtx5090, nullptr);
+  EXPECT_NEAR(rtx5090->Get(Metric::kFp32FlopsPerS)->value, 104.75e12, 0.01e12);
+  EXPECT_EQ(rtx5090->Get(Metric::kComputeUnits)->value, 170);
+}
+
+// Every entry can be reached by each of its names, given what a runtime would report.
+TEST(DeviceTable, EveryAliasMatchesItsOwnEntry) {
+  const std::vector<DeviceSpec>& devices = BuiltInDevices();
+  for (const DeviceSpec& d : devices) {
+    for (const std::string& alias : d.aliases) {
+      DeviceQuery q = Query(alias, d.architecture, d.backend);
+      if (auto units = d.Get(Metric::kComputeUnits)) {
+        q.compute_units = std::llround(units->value) / d.devices_per_package;
+      }
+      if (auto memory = d.Get(Metric::kMemoryBytes)) {
+        q.memory_bytes = std::llround(memory->value) / d.devices_per_package;
+      }
+      DeviceMatch m = MatchDevice(devices, q);
+      ASSERT_TRUE(m.matched()) << d.key << " by \"" << alias << "\": " << m.reason;
+      EXPECT_EQ(m.spec->key, d.key) << alias;
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Names as the sample traces under ../shared/data report them.
+
+TEST(MatchDevice, KinetoA100Pg509IsTheSxm4FortyGigabyteBoard) {
+  // hta/*.json.gz deviceProperties: CC 8.0, 108 SMs, totalGlobalMem 42297524224.
+  DeviceMatch m =
+      MatchDevice(Query("NVIDIA A100-PG509-200", "8.0", Backend::kCuda, 108, 42297524224));
+  ASSERT_TRUE(m.matched()) << m.reason;
+  EXPECT_EQ(m.spec->key, "a100-sxm4-40gb");
+}
+
+TEST(MatchDevice, KinetoV100) {
+  // hta/trace_diff/test.json.gz: CC 7.0, 80 SMs, 16945512448 bytes.
+  DeviceMatch m =
+      MatchDevice(Query("Tesla V100-SXM2-16GB", "7.0", Backend::kCuda, 80, 16945512448));
+  ASSERT_TRUE(m.matched()) << m.reason;
+  EXPECT_EQ(m.spec->key, "v100-sxm2-16gb");
+}
+
+TEST(MatchDevice, KinetoRocmNamesWithHipComputeCapability) {
+  // tracelens/rocm_*.json.gz: "AMD Instinct MI300X", 9.4, 304 CUs, 192 GiB.
+  DeviceMatch mi300x =
+      MatchDevice(Query("AMD Instinct MI300X", "9.4", Backend::kRocm, 304, 206141652992));
+  ASSERT_TRUE(mi300x.matched()) << mi300x.reason;
+  EXPECT_EQ(mi300x.spec->key, "mi300x");
+  // tracelens/mi210_gpu_only_trace.json.gz: 9.0, 104 CUs, 64 GiB.
+  DeviceMatch mi210 =
+      MatchDevice(Query("AMD Instinct MI210", "9.0", Backend::kRocm, 104, 68702699520));
+  ASSERT_TRUE(mi210.matched()) << mi210.reason;
+  EXPECT_EQ(mi210.spec->key, "mi210");
+}
+
+TEST(MatchDevice, GenericRadeonNameOfAnMi250StaysUnmatched) {
+  // hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz reports each MI250 GCD as "AMD Radeon
+  // Graphics" with 9.0, 104 CUs and 64 GiB: exactly what an MI210 reports too.
+  DeviceMatch bare = MatchDevice(Query("AMD Radeon Graphics"));
+  EXPECT_FALSE(bare.matched());
+  EXPECT_NE(bare.reason.find("generic"), std::string::npos);
+
+  DeviceMatch traced =
+      MatchDevice(Query("AMD Radeon Graphics", "9.0", Backend::kRocm, 104, 68702699520));
+  EXPECT_FALSE(traced.matched());
+  EXPECT_EQ(CandidateKeys(traced), (std::vector<std::string>{"mi210", "mi250"}));
+
+  // gfx90a alone does not help either: MI210, MI250 and MI250X all are gfx90a.
+  DeviceMatch by_arch = MatchDevice(Query("AMD Radeon Graphics", "gfx90a:sramecc+:xnack-"));
+  EXPECT_FALSE(by_arch.matched());
+  EXPECT_EQ(CandidateKeys(by_arch), (std::vector<std::string>{"mi210", "mi250", "mi250x"}));
+}
+
+TEST(MatchDevice, GenericNameResolvesWhenArchitectureAndUnitsLeaveOneDevice) {
+  // 110 CUs per GCD is only MI250X; gfx908 is only MI100.
+  DeviceMatch mi250x = MatchDevice(Query("AMD Radeon Graphics", "gfx90a", Backend::kRocm, 110));
+  ASSERT_TRUE(mi250x.matched()) << mi250x.reason;
+  EXPECT_EQ(mi250x.spec->key, "mi250x");
+  DeviceMatch mi100 = MatchDevice(Query("AMD Radeon Graphics", "gfx908"));
+  ASSERT_TRUE(mi100.matched()) << mi100.reason;
+  EXPECT_EQ(mi100.spec->key, "mi100");
+  // gfx1100 is also the RX 7900 XT/GRE and Radeon PRO W7900/W7800, none of them in the table.
+  DeviceMatch navi = MatchDevice(Query("AMD Radeon Graphics", "gfx1100", Backend::kRocm, 96));
+  EXPECT_FALSE(navi.matched());
+  EXPECT_EQ(CandidateKeys(navi), (std::vector<std::string>{"rx-7900-xtx"}));
+}
+
+TEST(MatchDevice, NsysTargetInfoGpuNames) {
+  // nsys_sqlite/nsysai_mock_rtx3080_2026.1.sqlite: CC 8.6, 68 SMs, 10736893952 bytes.
+  DeviceMatch rtx3080 =
+      MatchDevice(Query("NVIDIA GeForce RTX 3080", "8.6", Backend::kCuda, 68, 10736893952));
+  ASSERT_TRUE(rtx3080.matched()) << rtx3080.reason;
+  EXPECT_EQ(rtx3080.spec->key, "rtx-3080-10gb");
+  // jacc_report1_no_cuda_kernels_2026.1.sqlite: CC 8.0, 108 SMs, 42405855232 bytes.
+  DeviceMatch a100 =
+      MatchDevice(Query("NVIDIA A100-PCIE-40GB", "8.0", Backend::kCuda, 108, 42405855232));
+  ASSERT_TRUE(a100.matched()) << a100.reason;
+  EXPECT_EQ(a100.spec->key, "a100-pcie-40gb");
+}
+
+TEST(MatchDevice, NsightComputeRtx5090) {
+  DeviceMatch m = MatchDevice(Query("NVIDIA GeForce RTX 5090", "12.0", Backend::kCuda, 170));
+  ASSERT_TRUE(m.matched()) << m.reason;
+  EXPECT_EQ(m.spec->key, "rtx-5090");
+  EXPECT_EQ(m.spec->architecture, "sm_120");
+}
+
+// ------------------------------------------------------------------------------------------------
+// Matching rules.
+
+TEST(MatchDevice, NormalizesCaseBrandAndVariantSpelling) {
+  EXPECT_EQ(MatchDevice(Query("nvidia a100 sxm 80gb")).spec->key, "a100-sxm4-80gb");
+  EXPECT_EQ(MatchDevice(Query("A100 PCIe 80 GB")).spec->key, "a100-pcie-80gb");
+  EXPECT_EQ(MatchDevice(Query("NVIDIA A100 80GB PCIe")).spec->key, "a100-pcie-80gb");
+  EXPECT_EQ(MatchDevice(Query("NVIDIA H100 80GB HBM3")).spec->key, "h100-sxm5-80gb");
+  EXPECT_EQ(MatchDevice(Query("NVIDIA H100 PCIe")).spec->key, "h100-pcie-80gb");
+  EXPECT_EQ(MatchDevice(Query("Tesla T4")).spec->key, "t4");
+  EXPECT_EQ(MatchDevice(Query("GeForce RTX 4090")).spec->key, "rtx-4090");
+  EXPECT_EQ(MatchDevice(Query("Instinct MI355X")).spec->key, "mi355x");
+}
+
+TEST(MatchDevice, NeverFallsBackToANeighbouringModel) {
+  for (const char* name :
+       {"NVIDIA GeForce RTX 3080 Ti", "NVIDIA GeForce RTX 4090 Laptop GPU",
+        "NVIDIA GeForce RTX 4090 D", "NVIDIA A10G", "Tesla V100S-PCIE-32GB", "NVIDIA A100-SXM-64GB",
+        "NVIDIA PG509-210", "NVIDIA L40", "NVIDIA H200 NVL", "AMD Instinct MI250X / MI250",
+        "AMD Instinct MI300X VF", "Apple M1 Ultra", "ACME X1"}) {
+    DeviceMatch m = MatchDevice(Query(name));
+    EXPECT_FALSE(m.matched()) << name << " matched " << m.spec->key;
+  }
+}
+
+TEST(MatchDevice, AmbiguousNamesListTheCandidates) {
+  DeviceMatch a100 = MatchDevice(Query("A100"));
+  EXPECT_FALSE(a100.matched());
+  EXPECT_EQ(a100.candidates.size(), 4u);
+  DeviceMatch h100 = MatchDevice(Query("NVIDIA H100"));
+  EXPECT_FALSE(h100.matched());
+  EXPECT_EQ(CandidateKeys(h100),
+            (std::vector<std::string>{"h100-nvl-94gb", "h100-pcie-80gb", "h100-sxm5-80gb"}));
+  DeviceMatch rtx3080 = MatchDevice(Query("NVIDIA GeForce RTX 3080"));
+  EXPECT_FALSE(rtx3080.matched());
+  EXPECT_NE(rtx3080.reason.find("ambiguous"), std::string::npos);
+  // The memory size picks the board when the SM count is not given.
+  EXPECT_EQ(MatchDevice(Query("NVIDIA GeForce RTX 3080", "", {}, {}, 12 * 1073741824LL)).spec->key,
+            "rtx-3080-12gb");
+}
+
+TEST(MatchDevice, WhatTheTraceSaysMustAgreeWithTheEntry) {
+  DeviceMatch arch = MatchDevice(Query("NVIDIA GeForce RTX 4090", "8.6"));
+  EXPECT_FALSE(arch.matched());
+  EXPECT_NE(arch.reason.find("architecture"), std::string::npos);
+  DeviceMatch memory = MatchDevice(Query("NVIDIA A100-SXM4-40GB", "sm_80", Backend::kCuda, 108,
+                                         static_cast<int64_t>(80 * kGiB)));
+  EXPECT_FALSE(memory.matched());
+  EXPECT_NE(memory.reason.find("memory"), std::string::npos);
+  DeviceMatch backend = MatchDevice(Query("AMD Instinct MI300X", "", Backend::kCuda));
+  EXPECT_FALSE(backend.matched());
+  DeviceMatch units = MatchDevice(Query("NVIDIA H100 80GB HBM3", "9.0", Backend::kCuda, 114));
+  EXPECT_FALSE(units.matched());
+}
+
+TEST(MatchDevice, AppleChipsNeedTheirGpuCoreCount) {
+  DeviceMatch bare = MatchDevice(Query("Apple M3 Max"));
+  EXPECT_FALSE(bare.matched());
+  EXPECT_NE(bare.reason.find("compute-unit"), std::string::npos);
+  DeviceMatch forty = MatchDevice(Query("Apple M3 Max", "", Backend::kMetal, 40));
+  ASSERT_TRUE(forty.matched()) << forty.reason;
+  EXPECT_EQ(forty.spec->key, "apple-m3-max-40c");
+  EXPECT_FALSE(MatchDevice(Query("Apple M3 Max", "", Backend::kMetal, 35)).matched());
+  // A single documented configuration is no exception: a 7-core M1 exists too.
+  EXPECT_FALSE(MatchDevice(Query("Apple M1")).matched());
+}
+
+TEST(NormalizeArchitecture, ComputeCapabilitiesAndTargets) {
+  EXPECT_EQ(NormalizeArchitecture("8.0"), "sm_80");
+  EXPECT_EQ(NormalizeArchitecture("80"), "sm_80");
+  EXPECT_EQ(NormalizeArchitecture("SM_90"), "sm_90");
+  EXPECT_EQ(NormalizeArchitecture("sm90"), "sm_90");
+  EXPECT_EQ(NormalizeArchitecture("12.0"), "sm_120");
+  EXPECT_EQ(NormalizeArchitecture("gfx90a:sramecc+:xnack-"), "gfx90a");
+  EXPECT_EQ(NormalizeArchitecture("GFX942"), "gfx942");
+  EXPECT_EQ(NormalizeArchitecture("apple9"), "apple9");
+  EXPECT_EQ(NormalizeArchitecture(""), "");
+}
+
+// ------------------------------------------------------------------------------------------------
+// --device-spec files.
+
+StatusOr<std::vector<DeviceSpec>> Apply(std::string_view text) {
+  return ApplyDeviceSpecText(text, "specs.json", BuiltInDevices());
+}
+
+TEST(DeviceSpecFile, OverridesFiguresAndAddsDevices) {
+  StatusOr<std::vector<DeviceSpec>> loaded = Apply(R"({
+    "schema": "tensormorph.device-spec/1",
+    "devices": [
+      {"key": "a100-sxm4-40gb", "memory_bandwidth_bytes_per_s": 1.40e12,
+       "source": "nvbandwidth on node 7", "fp8_matrix_flops_per_s": null},
+      {"key": "acme-x1", "name": "ACME X1", "aliases": ["ACME X1 Accelerator"],
+       "vendor": "ACME", "backend": "cuda", "architecture": "9.0", "compute_units": 100,
+       "fp32_flops_per_s": 5.0e13, "memory_bandwidth_bytes_per_s": 2.0e12,
+       "sources": {"fp32_flops_per_s": "ACME X1 datasheet rev 3"}}
+    ]})");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  const std::vector<DeviceSpec>& devices = loaded.value();
+  EXPECT_EQ(devices.size(), BuiltInDevices().size() + 1);
+
+  const DeviceSpec* a100 = Find(devices, "a100-sxm4-40gb");
+  ASSERT_NE(a100, nullptr);
+  const Figure& bandwidth = *a100->Get(Metric::kMemoryBandwidthBytesPerS);
+  EXPECT_DOUBLE_EQ(bandwidth.value, 1.40e12);
+  EXPECT_EQ(bandwidth.confidence, Confidence::kSpecFile);
+  EXPECT_EQ(bandwidth.source, "nvbandwidth on node 7");
+  // Figures the file does not mention are kept as they were.
+  EXPECT_EQ(a100->Get(Metric::kFp32FlopsPerS)->value, 19.5e12);
+  EXPECT_EQ(a100->Get(Metric::kFp32FlopsPerS)->confidence, Confidence::kThirdParty);
+
+  DeviceMatch acme = MatchDevice(devices, Query("ACME X1 Accelerator", "sm_90"));
+  ASSERT_TRUE(acme.matched()) << acme.reason;
+  EXPECT_EQ(acme.spec->architecture, "sm_90");
+  EXPECT_EQ(acme.spec->Get(Metric::kFp32FlopsPerS)->source, "ACME X1 datasheet rev 3");
+  EXPECT_EQ(acme.spec->Get(Metric::kMemoryBandwidthBytesPerS)->source, "spec file specs.json");
+  // The overridden built-in device still matches by its reported name.
+  EXPECT_EQ(MatchDevice(devices, Query("NVIDIA A100-PG509-200")).spec->key, "a100-sxm4-40gb");
+}
+
+TEST(DeviceSpecFile, MalformedFilesNameFileEntryAndKey) {
+  struct Case {
+    const char* text;
+    const char* expected;  // a part of the message
+  };
+  const Case cases[] = {
+      {"{\"devices\": [", "specs.json:1:14: not valid JSON"},
+      {"{\n  \"devices\": [],\n  oops\n}", "specs.json:3:3: not valid JSON"},
+      {"[]", "specs.json: expected an object"},
+      {R"({"device": []})", "specs.json: device: unknown key"},
+      {R"({"schema": "tensormorph.device-spec/9", "devices": []})", "schema: expected"},
+      {R"({"devices": {}})", "devices: missing or not an array"},
+      {R"({"devices": [42]})", "devices[0]: expected an object, got 42"},
+      {R"({"devices": [{"name": "x"}]})", "devices[0]: \"key\" is missing"},
+      {R"({"devices": [{"key": "t4", "fp32_flops": 1}]})",
+       "devices[0] (\"t4\"): fp32_flops: unknown key"},
+      {R"({"devices": [{"key": "t4", "fp32_flops_per_s": -1}]})",
+       "devices[0] (\"t4\"): fp32_flops_per_s: expected a positive number, got -1"},
+      {R"({"devices": [{"key": "t4", "fp32_flops_per_s": "8.1e12"}]})",
+       "fp32_flops_per_s: expected a positive number, got \"8.1e12\""},
+      {R"({"devices": [{"key": "t4", "compute_units": 40.5}]})",
+       "compute_units: expected a positive integer, got 40.5"},
+      {R"({"devices": [{"key": "t4"}, {"key": "t4"}]})",
+       "devices[1] (\"t4\"): key: this key appears twice"},
+      {R"({"devices": [{"key": "new", "backend": "cuda"}]})",
+       "(\"new\"): name: a new device needs a name"},
+      {R"({"devices": [{"key": "new", "name": "New"}]})",
+       "(\"new\"): backend: a new device needs a backend"},
+      {R"({"devices": [{"key": "new", "name": "New", "backend": "tpu"}]})",
+       "backend: expected one of cpu, cuda, rocm, metal, webgpu, other; got \"tpu\""},
+      {R"({"devices": [{"key": "t4", "aliases": "Tesla T4"}]})",
+       "aliases: expected an array of strings"},
+      {R"({"devices": [{"key": "t4", "sources": {"fp32_flops_per_s": "x"}}]})",
+       "sources.fp32_flops_per_s: this figure is not given"},
+      {R"({"devices": [{"key": "t4", "devices_per_package": 0}]})",
+       "devices_per_package: expected an integer from 1 to 64"},
+  };
+  for (const Case& c : cases) {
+    StatusOr<std::vector<DeviceSpec>> loaded = Apply(c.text);
+    ASSERT_FALSE(loaded.ok()) << c.text;
+    EXPECT_EQ(loaded.status().code(), StatusCode::kUnreadableInput);
+    EXPECT_NE(loaded.status().message().find(c.expected), std::string::npos)
+        << "message: " << loaded.status().message() << "\nexpected: " << c.expected;
+    EXPECT_EQ(loaded.status().message().rfind("specs.json", 0), 0u) << "names the file first";
+  }
+}
+
+TEST(DeviceSpecFile, MissingFileIsAnIoErrorNamingThePath) {
+  StatusOr<std::vector<DeviceSpec>> loaded =
+      LoadDeviceSpecs("/nonexistent/devices.json", BuiltInDevices());
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.status().code(), StatusCode::kIoError);
+  EXPECT_NE(loaded.status().message().find("/nonexistent/devices.json"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tensormorph

@@ -1,0 +1,101 @@
+#include "import/nsys/api_calls.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace tensormorph::nsys {
+namespace {
+
+// ENUM_NSYS_EVENT_CLASS values of the rows in CUPTI_ACTIVITY_KIND_RUNTIME.
+constexpr int64_t kCudaRuntimeClass = 0;
+constexpr int64_t kCudaDriverClass = 1;
+constexpr int64_t kCudaEglDriverClass = 13;
+
+ApiKind KindOf(std::optional<int64_t> event_class, std::string_view name) {
+  if (event_class == kCudaRuntimeClass) return ApiKind::kRuntime;
+  if (event_class == kCudaDriverClass || event_class == kCudaEglDriverClass)
+    return ApiKind::kDriver;
+  // No class, or another library's calls: the runtime's entry points are cuda*, the driver's cu*.
+  return name.starts_with("cu") && !name.starts_with("cuda") ? ApiKind::kDriver : ApiKind::kRuntime;
+}
+
+// Sync records are counted, not kept: CUPTI writes them per process and stream, not per thread,
+// so they have no host track to sit on.
+Status CountSyncRecords(ImportContext& context) {
+  if (!context.schema().HasTable(kSyncTable)) return Status::Ok();
+  StatusOr<Statement> count =
+      context.db().Prepare(fmt::format("SELECT count(*) AS n FROM {}", QuoteIdentifier(kSyncTable)),
+                           fmt::format("table {}", kSyncTable));
+  if (!count.ok()) return count.status();
+  StatusOr<bool> row = count->Step();
+  if (!row.ok()) return row.status();
+  if (*row) context.trace().counts.sync_events += static_cast<uint64_t>(count->IntOr(0, 0));
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string_view StripApiVersion(std::string_view name) {
+  const size_t v = name.rfind("_v");
+  if (v == std::string_view::npos || v == 0 || v + 2 == name.size()) return name;
+  const std::string_view digits = name.substr(v + 2);
+  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return name;
+  return name.substr(0, v);
+}
+
+Status ReadApiCalls(ImportContext& context) {
+  if (Status s = CountSyncRecords(context); !s.ok()) return s;
+  if (!context.schema().HasTable(kRuntimeTable)) return Status::Ok();
+  StatusOr<Statement> select =
+      SelectColumns(context.db(), context.schema(), kRuntimeTable, {"start", "end", "nameId"},
+                    {"eventClass", "globalTid", "correlationId"});
+  if (!select.ok()) return select.status();
+  Statement& rows = *select;
+  const int start = rows.Index("start"), end = rows.Index("end");
+  const int name_id = rows.Index("nameId"), event_class = rows.Index("eventClass");
+  const int global_tid = rows.Index("globalTid"), correlation = rows.Index("correlationId");
+
+  Trace& trace = context.trace();
+  trace.api_calls.reserve(trace.api_calls.size() + context.ReserveHint(kRuntimeTable));
+  std::unordered_map<int64_t, StringId> names;  // nameId → name without the version suffix
+  uint64_t row = 0;
+  for (;;) {
+    StatusOr<bool> more = rows.Step();
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    ++row;
+    context.RowRead();
+    ApiCall call;
+    const std::optional<int64_t> id = rows.Int(name_id);
+    auto it = id ? names.find(*id) : names.end();
+    if (id && it == names.end()) {
+      StatusOr<std::optional<StringId>> text = context.String(*id);
+      if (!text.ok()) return text.status();
+      if (*text) {
+        const std::string name(StripApiVersion(trace.str(**text)));
+        it = names.emplace(*id, trace.strings.Intern(name)).first;
+      }
+    }
+    const std::optional<int64_t> klass = rows.Int(event_class);
+    call.kind = KindOf(klass, it != names.end() ? trace.str(it->second) : std::string_view());
+    if (!context.CheckTimes(kRuntimeTable, row, rows.Int(start), rows.Int(end), &call.duration_ns))
+      continue;
+    if (it == names.end()) {
+      context.SkipRow(kRuntimeTable, row, "its name is not in StringIds");
+      continue;
+    }
+    call.start_ns = *rows.Int(start);
+    call.name = it->second;
+    call.track = context.TrackOf(rows.IntOr(global_tid, 0));
+    call.link.correlation = static_cast<uint64_t>(std::max<int64_t>(0, rows.IntOr(correlation, 0)));
+    context.ExtendSpan(call.start_ns, call.start_ns + call.duration_ns);
+    ++(call.kind == ApiKind::kDriver ? trace.counts.driver_calls : trace.counts.runtime_calls);
+    trace.api_calls.push_back(call);
+  }
+  return Status::Ok();
+}
+
+}  // namespace tensormorph::nsys

@@ -1,0 +1,104 @@
+// What every table reader of the Nsight Systems importer shares: the open database and its schema,
+// the trace being filled, the StringIds lookup, the thread and device numbering, the checks on
+// times and the warnings about skipped rows.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "import/importer.h"
+#include "import/nsys/schema.h"
+#include "import/nsys/sqlite_db.h"
+#include "model/trace.h"
+
+namespace tensormorph::nsys {
+
+// Nsight encodes a thread as <hardware id:8><VM id:8><pid:24><tid:24> (globalTid); a process
+// (globalPid) is the same with the tid bits zero.
+inline int64_t PidOf(int64_t global_id) {
+  return (global_id >> 24) & 0xFFFFFF;
+}
+inline int64_t TidOf(int64_t global_id) {
+  return global_id & 0xFFFFFF;
+}
+
+class ImportContext {
+ public:
+  ImportContext(const Database& db, const Schema& schema, const ImportOptions& options,
+                Trace* trace);
+
+  const Database& db() const { return db_; }
+  const Schema& schema() const { return schema_; }
+  Trace& trace() { return *trace_; }
+
+  // The text of StringIds row `id`, interned into the trace. nullopt when the export has no such
+  // string (a dangling reference); errors only when the database cannot be read.
+  StatusOr<std::optional<StringId>> String(int64_t id);
+
+  // The track of a globalTid, created on first use.
+  uint32_t TrackOf(int64_t global_tid);
+  // The globalTid of each track, by track index.
+  const std::vector<int64_t>& track_global_tids() const { return track_global_tids_; }
+
+  // A device slot for the deviceId the activity tables carry. Rows store the slot in their
+  // `device` field until the device table is built (devices.h), which replaces it with the index
+  // into Trace::devices.
+  uint32_t DeviceSlot(int64_t device_id);
+  const std::vector<int64_t>& device_ids() const { return device_ids_; }
+
+  // Checks a row's [start, end] (ns, session time) and gives its duration. A row with a missing
+  // time, an end before its start, a time out of range or an implausibly long duration is
+  // skipped with a warning that names the table and the row's position in it.
+  bool CheckTimes(std::string_view table, uint64_t row, std::optional<int64_t> start,
+                  std::optional<int64_t> end, int64_t* duration);
+  // Records a skipped row: the first few are described, the rest counted.
+  void SkipRow(std::string_view table, uint64_t row, std::string_view why);
+  // Warnings about skipped rows, once every table is read.
+  void FlushRowWarnings();
+
+  // How many rows to reserve for a table: its estimated row count, bounded by what the file could
+  // hold, so that a damaged rowid cannot ask for an absurd allocation.
+  size_t ReserveHint(std::string_view table) const;
+
+  // Counts a row read from any table and now and then reports progress: rows read of the
+  // estimated total, mapped onto the file size.
+  void RowRead() {
+    if (++rows_done_ % kProgressRows == 0) ReportProgress();
+  }
+  void set_rows_total(uint64_t rows) { rows_total_ = rows; }
+
+  // The earliest start and latest end of the rows kept so far (session time).
+  void ExtendSpan(int64_t start, int64_t end);
+  bool has_span() const { return span_start_ <= span_end_; }
+  int64_t span_start() const { return span_start_; }
+  int64_t span_end() const { return span_end_; }
+
+ private:
+  const Database& db_;
+  const Schema& schema_;
+  const ImportOptions& options_;
+  Trace* trace_;
+
+  std::optional<Statement> string_lookup_;
+  std::unordered_map<int64_t, std::optional<StringId>> strings_;
+  std::unordered_map<int64_t, uint32_t> tracks_;
+  std::vector<int64_t> track_global_tids_;
+  std::unordered_map<int64_t, uint32_t> device_slots_;
+  std::vector<int64_t> device_ids_;
+
+  std::vector<std::string> row_warnings_;
+  uint64_t more_skipped_ = 0;
+  static constexpr uint64_t kProgressRows = 1 << 16;
+  void ReportProgress();
+  uint64_t rows_done_ = 0;
+  uint64_t rows_total_ = 0;
+  uint64_t file_size_ = 0;
+  int64_t span_start_ = INT64_MAX;
+  int64_t span_end_ = INT64_MIN;
+};
+
+}  // namespace tensormorph::nsys

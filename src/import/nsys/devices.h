@@ -1,0 +1,16 @@
+// Builds Trace::devices from the deviceIds that kernels, copies and sets carry, with the
+// properties of TARGET_INFO_GPU (name, compute capability, SMs, memory, warp and SM limits; the
+// memory bandwidth, clock, L2 size and chip name, which the model has no fields for yet, go to
+// Trace::metadata as "gpu.<deviceId>.<column>"). Exports often lack TARGET_INFO_GPU (nsys 2026.2
+// wrote none in our samples): the devices are then known only by id, with a warning.
+#pragma once
+
+#include "import/nsys/context.h"
+
+namespace tensormorph::nsys {
+
+// Call after every activity table has been read: replaces the device slots in kernel and
+// transfer rows with indices into Trace::devices, which is ordered by deviceId.
+Status ResolveDevices(ImportContext& context);
+
+}  // namespace tensormorph::nsys

@@ -1,0 +1,124 @@
+#include "import/nsys/transfers.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace tensormorph::nsys {
+namespace {
+
+constexpr std::string_view kCopyKindEnum = "ENUM_CUDA_MEMCPY_OPER";
+
+// The labels of ENUM_CUDA_MEMCPY_OPER (CUDA_MEMCPY_KIND_*) as recent exports spell them; used
+// only when an export lacks the enum table.
+constexpr std::string_view kCopyKindLabels[] = {"Unknown",
+                                                "Host-to-Device",
+                                                "Device-to-Host",
+                                                "Host-to-Array",
+                                                "Array-to-Host",
+                                                "Array-to-Array",
+                                                "Array-to-Device",
+                                                "Device-to-Array",
+                                                "Device-to-Device",
+                                                "Host-to-Host",
+                                                "Peer-to-Peer",
+                                                "Unified Host-to-Device",
+                                                "Unified Device-to-Host",
+                                                "Unified Device-to-Device"};
+
+// copyKind → "[CUDA memcpy <label>]", from the export's own enum table when it has one.
+StatusOr<std::map<int64_t, StringId>> CopyKindNames(ImportContext& context) {
+  std::map<int64_t, StringId> names;
+  Trace& trace = context.trace();
+  for (size_t id = 0; id < std::size(kCopyKindLabels); ++id) {
+    names[static_cast<int64_t>(id)] =
+        trace.strings.Intern(fmt::format("[CUDA memcpy {}]", kCopyKindLabels[id]));
+  }
+  if (!context.schema().HasColumn(kCopyKindEnum, "id") ||
+      !context.schema().HasColumn(kCopyKindEnum, "label")) {
+    return names;
+  }
+  StatusOr<Statement> select =
+      SelectColumns(context.db(), context.schema(), kCopyKindEnum, {"id", "label"}, {});
+  if (!select.ok()) return select.status();
+  const int id = select->Index("id"), label = select->Index("label");
+  for (;;) {
+    StatusOr<bool> more = select->Step();
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    std::optional<int64_t> key = select->Int(id);
+    std::optional<std::string_view> text = select->Text(label);
+    if (key && text && !text->empty()) {
+      names[*key] = trace.strings.Intern(fmt::format("[CUDA memcpy {}]", *text));
+    }
+  }
+  return names;
+}
+
+Status ReadTable(ImportContext& context, std::string_view table, TransferKind kind,
+                 const std::map<int64_t, StringId>& copy_names) {
+  if (!context.schema().HasTable(table)) return Status::Ok();
+  StatusOr<Statement> select =
+      SelectColumns(context.db(), context.schema(), table, {"start", "end", "deviceId"},
+                    {"streamId", "correlationId", "bytes", "copyKind"});
+  if (!select.ok()) return select.status();
+  Statement& rows = *select;
+  const int start = rows.Index("start"), end = rows.Index("end");
+  const int device = rows.Index("deviceId"), stream = rows.Index("streamId");
+  const int correlation = rows.Index("correlationId"), bytes = rows.Index("bytes");
+  const int copy_kind = rows.Index("copyKind");
+
+  Trace& trace = context.trace();
+  const StringId memset_name = trace.strings.Intern("[CUDA memset]");
+  trace.transfers.reserve(trace.transfers.size() + context.ReserveHint(table));
+  uint64_t row = 0;
+  for (;;) {
+    StatusOr<bool> more = rows.Step();
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    ++row;
+    context.RowRead();
+    Transfer t;
+    t.kind = kind;
+    if (!context.CheckTimes(table, row, rows.Int(start), rows.Int(end), &t.duration_ns)) continue;
+    t.start_ns = *rows.Int(start);
+    std::optional<int64_t> device_id = rows.Int(device);
+    if (!device_id) {
+      context.SkipRow(table, row, "no deviceId");
+      continue;
+    }
+    t.device = context.DeviceSlot(*device_id);
+    t.stream = rows.IntOr(stream, -1);
+    t.link.correlation = static_cast<uint64_t>(std::max<int64_t>(0, rows.IntOr(correlation, 0)));
+    t.bytes = static_cast<uint64_t>(std::max<int64_t>(0, rows.IntOr(bytes, 0)));
+    if (kind == TransferKind::kMemset) {
+      t.name = memset_name;
+    } else {
+      auto it = copy_names.find(rows.IntOr(copy_kind, 0));
+      t.name = it != copy_names.end() ? it->second
+                                      : trace.strings.Intern(fmt::format("[CUDA memcpy kind {}]",
+                                                                         rows.IntOr(copy_kind, 0)));
+    }
+    context.ExtendSpan(t.start_ns, t.start_ns + t.duration_ns);
+    ++(kind == TransferKind::kMemcpy ? trace.counts.memcpys : trace.counts.memsets);
+    trace.transfers.push_back(t);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ReadTransfers(ImportContext& context) {
+  std::map<int64_t, StringId> copy_names;
+  if (context.schema().HasTable(kMemcpyTable)) {
+    StatusOr<std::map<int64_t, StringId>> names = CopyKindNames(context);
+    if (!names.ok()) return names.status();
+    copy_names = std::move(names).value();
+  }
+  if (Status s = ReadTable(context, kMemcpyTable, TransferKind::kMemcpy, copy_names); !s.ok())
+    return s;
+  return ReadTable(context, kMemsetTable, TransferKind::kMemset, copy_names);
+}
+
+}  // namespace tensormorph::nsys
