@@ -21,6 +21,14 @@ void SortTraceTables(Trace* trace) {
   std::sort(trace->slices.begin(), trace->slices.end(), by_track);
 }
 
+void ShiftTraceTimes(int64_t offset_ns, Trace* trace) {
+  for (Kernel& k : trace->kernels) k.start_ns += offset_ns;
+  for (Transfer& t : trace->transfers) t.start_ns += offset_ns;
+  for (ApiCall& c : trace->api_calls) c.start_ns += offset_ns;
+  for (Slice& s : trace->slices) s.start_ns += offset_ns;
+  for (Flow& f : trace->flows) f.ts_ns += offset_ns;
+}
+
 void ComputeTraceSpan(Trace* trace) {
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   auto take = [&](const auto& rows) {

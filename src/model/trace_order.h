@@ -11,6 +11,11 @@ namespace tensormorph {
 // depend on the order the importer produced them in.
 void SortTraceTables(Trace* trace);
 
+// Adds `offset_ns` to every timestamp (a profiler's time base: Kineto's baseTimeNanoseconds,
+// Nsight's session start). The caller checks the offset keeps times in range; importers keep
+// timestamps within ±2^62 ns, so any offset in [0, 2^62) is safe.
+void ShiftTraceTimes(int64_t offset_ns, Trace* trace);
+
 // Earliest start and latest end over every timed row; {0, 0} for a trace without any.
 void ComputeTraceSpan(Trace* trace);
 

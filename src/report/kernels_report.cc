@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "model/time.h"
 #include "report/csv.h"
 #include "report/json_output.h"
@@ -121,6 +123,9 @@ std::string ExplainNoKernels(const std::vector<const Trace*>& traces, const Kern
         ranges);
   }
   if (ops > 0) return "no kernels: this is a CPU-only trace (framework ops only)";
+  const bool all_nsys = std::all_of(traces.begin(), traces.end(),
+                                    [](const Trace* t) { return t->format == "nsys-sqlite"; });
+  if (all_nsys) return "no CUDA kernel data in this export (CUDA was not traced, or nothing ran)";
   return "no kernels in this trace";
 }
 

@@ -1,11 +1,11 @@
 #include "import/chrome/finalize.h"
 
-#include "model/trace_order.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
+
+#include "model/trace_order.h"
 
 namespace tensormorph::chrome {
 namespace {
@@ -143,12 +143,7 @@ void ApplyBaseTime(int64_t base, Trace* trace) {
     trace->base_time_ns.reset();
     return;
   }
-  auto shift = [&](int64_t* ts) { *ts += base; };
-  for (Kernel& k : trace->kernels) shift(&k.start_ns);
-  for (Transfer& t : trace->transfers) shift(&t.start_ns);
-  for (ApiCall& c : trace->api_calls) shift(&c.start_ns);
-  for (Slice& s : trace->slices) shift(&s.start_ns);
-  for (Flow& f : trace->flows) shift(&f.ts_ns);
+  ShiftTraceTimes(base, trace);
 }
 
 void DescribeFormat(const TopLevelMetadata& meta, const FormatEvidence& evidence, Trace* trace) {

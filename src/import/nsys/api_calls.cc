@@ -91,7 +91,6 @@ Status ReadApiCalls(ImportContext& context) {
     call.name = it->second;
     call.track = context.TrackOf(rows.IntOr(global_tid, 0));
     call.link.correlation = static_cast<uint64_t>(std::max<int64_t>(0, rows.IntOr(correlation, 0)));
-    context.ExtendSpan(call.start_ns, call.start_ns + call.duration_ns);
     ++(call.kind == ApiKind::kDriver ? trace.counts.driver_calls : trace.counts.runtime_calls);
     trace.api_calls.push_back(call);
   }

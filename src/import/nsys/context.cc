@@ -131,9 +131,4 @@ void ImportContext::ReportProgress() {
   options_.progress(static_cast<uint64_t>(fraction * file_size_), file_size_);
 }
 
-void ImportContext::ExtendSpan(int64_t start, int64_t end) {
-  span_start_ = std::min(span_start_, start);
-  span_end_ = std::max(span_end_, end);
-}
-
 }  // namespace tensormorph::nsys

@@ -72,10 +72,6 @@ class ImportContext {
   void set_rows_total(uint64_t rows) { rows_total_ = rows; }
 
   // The earliest start and latest end of the rows kept so far (session time).
-  void ExtendSpan(int64_t start, int64_t end);
-  bool has_span() const { return span_start_ <= span_end_; }
-  int64_t span_start() const { return span_start_; }
-  int64_t span_end() const { return span_end_; }
 
  private:
   const Database& db_;
@@ -97,8 +93,6 @@ class ImportContext {
   uint64_t rows_done_ = 0;
   uint64_t rows_total_ = 0;
   uint64_t file_size_ = 0;
-  int64_t span_start_ = INT64_MAX;
-  int64_t span_end_ = INT64_MIN;
 };
 
 }  // namespace tensormorph::nsys

@@ -84,7 +84,6 @@ Status ReadKernels(ImportContext& context) {
     // Kineto reports one shared-memory figure, static + dynamic; so does the model.
     k.shared_memory_bytes = ClampU32(std::max<int64_t>(0, rows.IntOr(static_smem, 0)) +
                                      std::max<int64_t>(0, rows.IntOr(dynamic_smem, 0)));
-    context.ExtendSpan(k.start_ns, k.end_ns());
     ++trace.counts.kernels;  // kept rows only, as the Kineto importer counts
     trace.kernels.push_back(k);
   }

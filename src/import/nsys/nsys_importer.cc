@@ -11,6 +11,7 @@
 #include "import/nsys/sqlite_db.h"
 #include "import/nsys/threads.h"
 #include "import/nsys/transfers.h"
+#include "model/trace_order.h"
 
 namespace tensormorph::nsys {
 namespace {
@@ -26,13 +27,6 @@ StatusOr<std::optional<int64_t>> SessionStartUtc(const Database& db, const Schem
   if (!row.ok()) return row.status();
   if (!*row) return std::optional<int64_t>();
   return select->Int(0);
-}
-
-void ApplyBaseTime(int64_t base, Trace* trace) {
-  for (Kernel& k : trace->kernels) k.start_ns += base;
-  for (Transfer& t : trace->transfers) t.start_ns += base;
-  for (ApiCall& c : trace->api_calls) c.start_ns += base;
-  for (Slice& s : trace->slices) s.start_ns += base;
 }
 
 std::string DescribeVersion(const Schema& schema) {
@@ -112,20 +106,15 @@ StatusOr<Trace> NsysImporter::Import(const std::string& path, const ImportOption
   if (*base && **base >= 0 && **base < (int64_t{1} << 62)) {
     shift = **base;
     trace.base_time_ns = shift;
-    ApplyBaseTime(shift, &trace);
+    ShiftTraceTimes(shift, &trace);
   } else if (*base) {
     trace.warnings.push_back(fmt::format(
         "session start {} ns is not a plausible epoch time; times are left relative to the "
         "session start",
         **base));
   }
-  if (context.has_span()) {
-    trace.span_start_ns = context.span_start() + shift;
-    trace.span_end_ns = context.span_end() + shift;
-  }
-  // TODO(lead): the rows are in the order Nsight wrote them (by start time), not yet in the
-  // model's order, (device, stream, start) and (track, start). Call the Kineto importer's
-  // SortTables (chrome/finalize.cc) here once it moves to a place both importers can share.
+  SortTraceTables(&trace);
+  ComputeTraceSpan(&trace);
 
   if (!trace.api_calls.empty() || !trace.slices.empty()) trace.backends.push_back(Backend::kCpu);
   if (!trace.kernels.empty() || !trace.transfers.empty()) trace.backends.push_back(Backend::kCuda);

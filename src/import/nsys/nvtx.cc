@@ -76,7 +76,6 @@ Status ReadNvtx(ImportContext& context) {
     }
     // A start/end range may end on another thread; it belongs to the one that started it.
     slice.track = context.TrackOf(rows.IntOr(global_tid, 0));
-    context.ExtendSpan(slice.start_ns, slice.end_ns());
     ++counts.annotations;
     trace.slices.push_back(slice);
   }

@@ -100,7 +100,6 @@ Status ReadTable(ImportContext& context, std::string_view table, TransferKind ki
                                       : trace.strings.Intern(fmt::format("[CUDA memcpy kind {}]",
                                                                          rows.IntOr(copy_kind, 0)));
     }
-    context.ExtendSpan(t.start_ns, t.start_ns + t.duration_ns);
     ++(kind == TransferKind::kMemcpy ? trace.counts.memcpys : trace.counts.memsets);
     trace.transfers.push_back(t);
   }
