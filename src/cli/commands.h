@@ -12,5 +12,6 @@ CommandRunner AddInfoCommand(CLI::App* app);
 CommandRunner AddKernelsCommand(CLI::App* app);
 CommandRunner AddDevicesCommand(CLI::App* app);
 CommandRunner AddOccupancyCommand(CLI::App* app);
+CommandRunner AddRooflineCommand(CLI::App* app);
 
 }  // namespace tensormorph

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
       {"kernels", tensormorph::AddKernelsCommand(&app)},
       {"devices", tensormorph::AddDevicesCommand(&app)},
       {"occupancy", tensormorph::AddOccupancyCommand(&app)},
+      {"roofline", tensormorph::AddRooflineCommand(&app)},
   };
   try {
     app.parse(argc, argv);

@@ -1,7 +1,9 @@
 // `tensormorph occupancy --arch ARCH --block-size N --registers N [...]`: the theoretical occupancy
 // of one launch configuration, as Nsight Compute's Occupancy section (NVIDIA) or LLVM's occupancy
-// rules (AMD) give it. A positional TRACE (per-kernel occupancy from a trace's launch
-// configurations) is meant to join later; the launch options are then required only without one.
+// rules (AMD) give it. `tensormorph occupancy TRACE... [--arch ARCH] [--top N]`: the same for every
+// launch configuration of the traces' kernels (analysis/occupancy/kernel_occupancy.h). The two
+// forms share one subcommand, so the launch options are checked here rather than by CLI11: they
+// are required without a TRACE and a usage error with one.
 #include <fmt/format.h>
 
 #include <iostream>
@@ -9,11 +11,13 @@
 #include <optional>
 
 #include "analysis/occupancy/gpu_limits.h"
+#include "analysis/occupancy/kernel_occupancy.h"
 #include "analysis/occupancy/occupancy.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "report/csv.h"
 #include "report/json_output.h"
+#include "report/kernel_occupancy_report.h"
 #include "report/table.h"
 
 namespace tensormorph {
@@ -29,6 +33,12 @@ struct OccupancyOptions {
   int64_t sgprs = 0;
   int wave_size = 0;
   std::string format = "table";
+  // The trace form.
+  std::vector<std::string> inputs;
+  size_t top = 0;
+  int threads = 0;
+  bool quiet = false;
+  std::string input_format;
 };
 
 // A count or a byte size: digits only, so that "-1", "1.5" and "64k" are usage errors with a
@@ -196,73 +206,148 @@ void RenderTable(std::ostream& out, const GpuArch& arch, const OccupancyOptions&
   if (!r.note.empty()) out << "note: " << r.note << '\n';
 }
 
+int Usage(const std::string& message) {
+  std::cerr << fmt::format(
+      "tensormorph: error: {}\nRun 'tensormorph occupancy --help' for usage.\n", message);
+  return kExitUsage;
+}
+
+int RunTraceForm(const OccupancyOptions& o) {
+  KernelOccupancyQuery query;
+  query.top = o.top;
+  if (!o.arch.empty()) {
+    StatusOr<GpuArch> arch = ParseArch(o.arch);
+    if (!arch.ok()) return Usage(arch.status().message());
+    query.arch = std::move(arch).value();
+  }
+  CommonOptions common;
+  common.inputs = o.inputs;
+  common.format = o.format;
+  common.threads = o.threads;
+  common.quiet = o.quiet;
+  common.input_format = o.input_format;
+  std::vector<Trace> traces;
+  if (int rc = LoadInputs(common, &traces); rc != kExitOk) return rc;
+  PrintWarnings(traces);
+  std::vector<const Trace*> inputs = Pointers(traces);
+  const KernelOccupancySummary summary = SummarizeKernelOccupancy(inputs, query);
+  RenderKernelOccupancy(std::cout, inputs, summary, FormatOf(common));
+  return kExitOk;
+}
+
+int RunLaunchForm(const OccupancyOptions& o) {
+  StatusOr<GpuArch> arch = ParseArch(o.arch);
+  if (!arch.ok()) {
+    std::cerr << fmt::format("tensormorph: error: {}\n", arch.status().message());
+    return kExitUsage;
+  }
+  LaunchConfig launch;
+  launch.block_size = o.block_size;
+  launch.registers_per_thread = o.registers;
+  launch.dynamic_shared_bytes = o.shared_mem;
+  launch.carveout_bytes = o.carveout;
+  launch.accum_registers = o.agprs;
+  launch.scalar_registers = o.sgprs;
+  launch.wave_size = o.wave_size;
+  StatusOr<OccupancyResult> result = ComputeOccupancy(*arch, launch);
+  if (!result.ok()) {
+    std::cerr << fmt::format("tensormorph: error: {}\n", result.status().message());
+    return kExitUsage;
+  }
+  switch (ParseOutputFormat(o.format).value_or(OutputFormat::kTable)) {
+    case OutputFormat::kJson:
+      RenderJson(std::cout, *arch, o, *result);
+      break;
+    case OutputFormat::kCsv:
+      RenderCsv(std::cout, *arch, o, *result);
+      break;
+    case OutputFormat::kTable:
+      RenderTable(std::cout, *arch, o, *result);
+      break;
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 CommandRunner AddOccupancyCommand(CLI::App* app) {
   auto o = std::make_shared<OccupancyOptions>();
-  CLI::App* command = app->add_subcommand("occupancy",
-                                          "theoretical occupancy of a launch: blocks per SM each "
-                                          "resource allows, active warps, limiter");
-  command->add_option("--arch", o->arch, "sm_70 ... sm_121 (or 9.0, 90), gfx908 ... gfx1100")
-      ->required();
-  command->add_option("--block-size", o->block_size, "threads per block (workgroup size)")
-      ->required()
-      ->check(Count());
-  command
-      ->add_option("--registers", o->registers,
-                   "registers per thread (AMD: architectural VGPRs per lane)")
-      ->required()
-      ->check(Count());
-  command
-      ->add_option("--shared-mem", o->shared_mem,
-                   "static + dynamic shared memory (LDS) per block, bytes")
-      ->check(Count())
-      ->capture_default_str();
-  command
-      ->add_option("--carveout", o->carveout,
-                   "NVIDIA: the SM's shared memory capacity in bytes, rounded up to a supported "
-                   "step (default: the largest; Nsight Compute uses the launch's "
-                   "\"Shared Memory Configuration Size\")")
-      ->check(Count());
-  command->add_option("--agprs", o->agprs, "AMD: accumulation VGPRs (AGPRs) per lane")
-      ->check(Count());
-  command->add_option("--sgprs", o->sgprs, "AMD: SGPRs per wave (0 = not counted)")->check(Count());
-  command->add_option("--wave-size", o->wave_size, "AMD: 32 or 64 (default: the target's)")
-      ->check(CLI::IsMember({32, 64}));
+  CLI::App* command = app->add_subcommand(
+      "occupancy",
+      "theoretical occupancy of a launch, or of every kernel of TRACE...: blocks per SM each "
+      "resource allows, active warps, limiter");
+  command->add_option("TRACE", o->inputs,
+                      "traces: per-kernel occupancy from their launch configurations (then no "
+                      "--block-size etc.)");
+  command->add_option("--arch", o->arch,
+                      "sm_70 ... sm_121 (or 9.0, 90), gfx908 ... gfx1100; with TRACE: overrides "
+                      "the devices' architecture");
+  // The launch options of the single-launch form; every one of them is a usage error with TRACE.
+  std::vector<CLI::Option*> launch_options;
+  launch_options.push_back(
+      command->add_option("--block-size", o->block_size, "threads per block (workgroup size)")
+          ->check(Count()));
+  launch_options.push_back(
+      command
+          ->add_option("--registers", o->registers,
+                       "registers per thread (AMD: architectural VGPRs per lane)")
+          ->check(Count()));
+  launch_options.push_back(command
+                               ->add_option("--shared-mem", o->shared_mem,
+                                            "static + dynamic shared memory (LDS) per block, bytes")
+                               ->check(Count())
+                               ->capture_default_str());
+  launch_options.push_back(
+      command
+          ->add_option("--carveout", o->carveout,
+                       "NVIDIA: the SM's shared memory capacity in bytes, rounded up to a "
+                       "supported step (default: the largest; Nsight Compute uses the launch's "
+                       "\"Shared Memory Configuration Size\")")
+          ->check(Count()));
+  launch_options.push_back(
+      command->add_option("--agprs", o->agprs, "AMD: accumulation VGPRs (AGPRs) per lane")
+          ->check(Count()));
+  launch_options.push_back(
+      command->add_option("--sgprs", o->sgprs, "AMD: SGPRs per wave (0 = not counted)")
+          ->check(Count()));
+  launch_options.push_back(
+      command->add_option("--wave-size", o->wave_size, "AMD: 32 or 64 (default: the target's)")
+          ->check(CLI::IsMember({32, 64})));
   command->add_option("--format", o->format, "output format")
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
-  return [o]() {
-    StatusOr<GpuArch> arch = ParseArch(o->arch);
-    if (!arch.ok()) {
-      std::cerr << fmt::format("tensormorph: error: {}\n", arch.status().message());
-      return kExitUsage;
+  // The trace form's options (as every trace command has them).
+  std::vector<CLI::Option*> trace_options;
+  trace_options.push_back(
+      command->add_option("--top", o->top, "with TRACE: only the N rows with the most time"));
+  trace_options.push_back(
+      command->add_option("--threads", o->threads, "with TRACE: parser threads (0 = one per core)")
+          ->check(CLI::NonNegativeNumber));
+  trace_options.push_back(command->add_flag("-q,--quiet", o->quiet, "with TRACE: no progress bar"));
+  trace_options.push_back(command->add_option(
+      "--input-format", o->input_format, "with TRACE: skip detection and read as this format"));
+  return [o, command, launch_options, trace_options]() {
+    if (!o->inputs.empty()) {
+      for (const CLI::Option* opt : launch_options) {
+        if (opt->count() > 0) {
+          return Usage(
+              fmt::format("{} describes one launch; with TRACE the launch "
+                          "configurations come from the trace (drop one or the other)",
+                          opt->get_name()));
+        }
+      }
+      return RunTraceForm(*o);
     }
-    LaunchConfig launch;
-    launch.block_size = o->block_size;
-    launch.registers_per_thread = o->registers;
-    launch.dynamic_shared_bytes = o->shared_mem;
-    launch.carveout_bytes = o->carveout;
-    launch.accum_registers = o->agprs;
-    launch.scalar_registers = o->sgprs;
-    launch.wave_size = o->wave_size;
-    StatusOr<OccupancyResult> result = ComputeOccupancy(*arch, launch);
-    if (!result.ok()) {
-      std::cerr << fmt::format("tensormorph: error: {}\n", result.status().message());
-      return kExitUsage;
+    for (const CLI::Option* opt : trace_options) {
+      if (opt->count() > 0) return Usage(fmt::format("{} needs a TRACE", opt->get_name()));
     }
-    switch (ParseOutputFormat(o->format).value_or(OutputFormat::kTable)) {
-      case OutputFormat::kJson:
-        RenderJson(std::cout, *arch, *o, *result);
-        break;
-      case OutputFormat::kCsv:
-        RenderCsv(std::cout, *arch, *o, *result);
-        break;
-      case OutputFormat::kTable:
-        RenderTable(std::cout, *arch, *o, *result);
-        break;
+    // CLI11 cannot require these itself: the trace form does without them.
+    for (const char* name : {"--arch", "--block-size", "--registers"}) {
+      if (command->count(name) == 0) {
+        return Usage(fmt::format("{} is required (or give a TRACE)", name));
+      }
     }
-    return kExitOk;
+    return RunLaunchForm(*o);
   };
 }
 

@@ -1,0 +1,274 @@
+#include "analysis/occupancy/kernel_occupancy.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_map>
+
+namespace tensormorph {
+namespace {
+
+// A row: kernel name, backend, architecture and launch configuration. Block size, not shape,
+// decides occupancy, so 256x1x1 and 32x8x1 launches of one kernel share a row.
+struct GroupKey {
+  std::string name;
+  Backend backend;
+  std::string arch;
+  int64_t block_size;
+  int64_t registers;
+  int64_t shared;
+  bool operator<(const GroupKey& o) const {
+    return std::tie(name, backend, arch, block_size, registers, shared) <
+           std::tie(o.name, o.backend, o.arch, o.block_size, o.registers, o.shared);
+  }
+};
+
+// The same within one trace, by string id and device, so the per-launch loop does no string work.
+struct LaunchKey {
+  StringId name;
+  uint32_t device;
+  int64_t block_size;
+  int64_t registers;
+  int64_t shared;
+  bool operator==(const LaunchKey& o) const {
+    return name == o.name && device == o.device && block_size == o.block_size &&
+           registers == o.registers && shared == o.shared;
+  }
+};
+
+struct LaunchKeyHash {
+  size_t operator()(const LaunchKey& k) const {
+    uint64_t h = k.name;
+    for (uint64_t v : {uint64_t{k.device}, static_cast<uint64_t>(k.block_size),
+                       static_cast<uint64_t>(k.registers), static_cast<uint64_t>(k.shared)}) {
+      h = (h ^ v) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
+    }
+    return h;
+  }
+};
+
+// A mean of percentages weighted by launch duration; the plain mean stands in when every
+// launch has duration 0 (Nsight Compute exports can lack times).
+struct Mean {
+  double weighted = 0, weight = 0, sum = 0;
+  uint64_t n = 0;
+  void Add(double percent, int64_t duration_ns) {
+    weighted += percent * static_cast<double>(duration_ns);
+    weight += static_cast<double>(duration_ns);
+    sum += percent;
+    ++n;
+  }
+  double Value() const { return weight > 0 ? weighted / weight : sum / static_cast<double>(n); }
+};
+
+struct Group {
+  KernelOccupancyRow row;
+  bool invalid = false;  // the calculator rejected the configuration: launches count as skipped
+  Mean ncu, kineto;
+};
+
+// Resolved once per launch key: the group, or why the launch has none.
+struct Resolution {
+  Group* group = nullptr;
+  SkipReason reason = SkipReason::kNoLaunchConfiguration;
+};
+
+uint64_t GridBlocks(const Dim3& grid) {
+  return uint64_t{std::max(grid.x, 1u)} * std::max(grid.y, 1u) * std::max(grid.z, 1u);
+}
+
+// The architecture a kernel on `device` ran on. The override wins for its own vendor. ROCm
+// devices report a "compute capability" too (9.0 on an MI250), but it does not name the gfx
+// target, so only CUDA devices are looked up.
+std::optional<GpuArch> ArchOf(const Trace& trace, uint32_t device, Backend backend,
+                              const KernelOccupancyQuery& query) {
+  const GpuVendor vendor = backend == Backend::kRocm ? GpuVendor::kAmd : GpuVendor::kNvidia;
+  if (query.arch && query.arch->vendor == vendor) return query.arch;
+  if (backend != Backend::kCuda || device >= trace.devices.size()) return std::nullopt;
+  const Device& d = trace.devices[device];
+  if (d.compute_major <= 0) return std::nullopt;
+  StatusOr<GpuArch> arch = ParseArch(fmt::format("{}.{}", d.compute_major, d.compute_minor));
+  if (!arch.ok()) return std::nullopt;
+  return std::move(arch).value();
+}
+
+}  // namespace
+
+const char* AchievedSourceName(AchievedSource source) {
+  switch (source) {
+    case AchievedSource::kKinetoEstimate:
+      return "kineto_estimate";
+    case AchievedSource::kNcu:
+      return "ncu";
+    case AchievedSource::kNone:
+      break;
+  }
+  return nullptr;
+}
+
+const char* SkipReasonName(SkipReason reason) {
+  switch (reason) {
+    case SkipReason::kNoLaunchConfiguration:
+      return "no_launch_configuration";
+    case SkipReason::kNoRegisters:
+      return "no_registers";
+    case SkipReason::kUnknownArchitecture:
+      return "unknown_architecture";
+    case SkipReason::kInvalidLaunch:
+      return "invalid_launch";
+    case SkipReason::kNotAGpuKernel:
+      return "not_a_gpu_kernel";
+  }
+  return "unknown";
+}
+
+const char* SkipReasonText(SkipReason reason) {
+  switch (reason) {
+    case SkipReason::kNoLaunchConfiguration:
+      return "no launch configuration in the trace";
+    case SkipReason::kNoRegisters:
+      return "no registers in the trace (ROCm Kineto traces carry no VGPR/SGPR counts)";
+    case SkipReason::kUnknownArchitecture:
+      return "unknown architecture: pass --arch";
+    case SkipReason::kInvalidLaunch:
+      return "launch configuration over an architecture limit";
+    case SkipReason::kNotAGpuKernel:
+      return "not a CUDA or ROCm kernel: no occupancy rules";
+  }
+  return "unknown";
+}
+
+KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>& traces,
+                                                const KernelOccupancyQuery& query) {
+  KernelOccupancySummary summary;
+  std::map<GroupKey, Group> groups;
+  auto skip = [&summary](SkipReason reason, const Trace& trace, const Kernel& k) {
+    SkippedLaunches& s = summary.skipped[reason];
+    if (s.count++ == 0) s.example = std::string(trace.str(k.name));
+    if (__builtin_add_overflow(s.total_ns, k.duration_ns, &s.total_ns)) s.total_ns = INT64_MAX;
+  };
+
+  for (const Trace* input : traces) {
+    const Trace& trace = *input;
+    std::vector<std::optional<std::optional<GpuArch>>> archs(trace.devices.size() + 1);
+    // Nsight Compute counters by kernel index (a side table; empty for most formats).
+    std::vector<const KernelCounters*> counters;
+    if (!trace.kernel_counters.empty()) {
+      counters.assign(trace.kernels.size(), nullptr);
+      for (const KernelCounters& c : trace.kernel_counters) {
+        if (c.kernel < counters.size()) counters[c.kernel] = &c;
+      }
+    }
+    const bool from_ncu = trace.format == "ncu-csv";
+    std::unordered_map<LaunchKey, Resolution, LaunchKeyHash> cache;
+
+    for (size_t i = 0; i < trace.kernels.size(); ++i) {
+      const Kernel& k = trace.kernels[i];
+      ++summary.kernel_count;
+      const uint32_t device = std::min<uint32_t>(k.device, trace.devices.size());
+      const Backend backend =
+          device < trace.devices.size() ? trace.devices[device].backend : Backend::kOther;
+      const int64_t block_size = int64_t{k.block.x} * k.block.y * k.block.z;
+      const LaunchKey key{k.name, device, block_size, k.registers_per_thread,
+                          k.shared_memory_bytes};
+      auto it = cache.find(key);
+      if (it == cache.end()) {
+        Resolution res;
+        std::optional<GpuArch> arch;
+        if (backend != Backend::kCuda && backend != Backend::kRocm) {
+          res.reason = SkipReason::kNotAGpuKernel;
+        } else if (backend == Backend::kRocm && k.registers_per_thread == 0) {
+          res.reason = SkipReason::kNoRegisters;
+        } else if (block_size == 0 || k.registers_per_thread == 0) {
+          // Registers are 0 only when the trace left them out: every CUDA kernel uses some.
+          res.reason = SkipReason::kNoLaunchConfiguration;
+        } else {
+          if (!archs[device]) archs[device] = ArchOf(trace, device, backend, query);
+          arch = *archs[device];
+          if (!arch) res.reason = SkipReason::kUnknownArchitecture;
+        }
+        if (arch) {
+          GroupKey gk{std::string(trace.str(k.name)),
+                      backend,
+                      arch->name,
+                      block_size,
+                      k.registers_per_thread,
+                      k.shared_memory_bytes};
+          auto [g, inserted] = groups.try_emplace(std::move(gk));
+          Group& group = g->second;
+          if (inserted) {
+            LaunchConfig launch;
+            launch.block_size = block_size;
+            launch.registers_per_thread = k.registers_per_thread;
+            // Traces give static + dynamic together; the calculator only adds them.
+            launch.dynamic_shared_bytes = k.shared_memory_bytes;
+            StatusOr<OccupancyResult> result = ComputeOccupancy(*arch, launch);
+            group.invalid = !result.ok();
+            if (result.ok()) group.row.occupancy = std::move(result).value();
+            KernelOccupancyRow& row = group.row;
+            row.name = g->first.name;
+            row.backend = backend;
+            row.arch = arch->name;
+            row.grid = k.grid;
+            row.block = k.block;
+            row.block_size = block_size;
+            row.registers_per_thread = k.registers_per_thread;
+            row.shared_memory_bytes = k.shared_memory_bytes;
+          }
+          if (group.invalid) {
+            res.reason = SkipReason::kInvalidLaunch;
+          } else {
+            res.group = &group;
+          }
+        }
+        it = cache.emplace(key, res).first;
+      }
+      Group* group = it->second.group;
+      if (group == nullptr) {
+        skip(it->second.reason, trace, k);
+        continue;
+      }
+      ++summary.computed_count;
+      KernelOccupancyRow& row = group->row;
+      const uint64_t blocks = GridBlocks(k.grid);
+      row.grid_blocks_min = row.count == 0 ? blocks : std::min(row.grid_blocks_min, blocks);
+      row.grid_blocks_max = std::max(row.grid_blocks_max, blocks);
+      ++row.count;
+      if (__builtin_add_overflow(row.total_ns, k.duration_ns, &row.total_ns))
+        row.total_ns = INT64_MAX;
+      const KernelCounters* c = counters.empty() ? nullptr : counters[i];
+      if (c != nullptr && c->achieved_occupancy_percent) {
+        group->ncu.Add(*c->achieved_occupancy_percent, k.duration_ns);
+      } else if (!from_ncu && k.achieved_occupancy_percent >= 0) {
+        // The Nsight Compute importer copies its counter into the row too; only Kineto's own
+        // estimate is read from there.
+        group->kineto.Add(k.achieved_occupancy_percent, k.duration_ns);
+      }
+    }
+  }
+
+  for (auto& [key, group] : groups) {
+    if (group.invalid) continue;
+    KernelOccupancyRow& row = group.row;
+    // A measurement beats an estimate.
+    const Mean* mean = group.ncu.n > 0 ? &group.ncu : group.kineto.n > 0 ? &group.kineto : nullptr;
+    if (mean != nullptr) {
+      row.achieved = mean->Value() / 100.0;
+      row.achieved_source =
+          mean == &group.ncu ? AchievedSource::kNcu : AchievedSource::kKinetoEstimate;
+      row.achieved_launches = mean->n;
+    }
+    summary.rows.push_back(std::move(row));
+  }
+  std::stable_sort(summary.rows.begin(), summary.rows.end(),
+                   [](const KernelOccupancyRow& a, const KernelOccupancyRow& b) {
+                     if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
+                     return a.name < b.name;
+                   });
+  summary.row_count_before_top = summary.rows.size();
+  if (query.top > 0 && summary.rows.size() > query.top) summary.rows.resize(query.top);
+  return summary;
+}
+
+}  // namespace tensormorph

@@ -1,0 +1,229 @@
+#include "analysis/roofline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "analysis/kernels.h"
+
+namespace tensormorph {
+namespace {
+
+constexpr Metric kPeakMetric[kPrecisionCount] = {Metric::kFp64FlopsPerS, Metric::kFp32FlopsPerS,
+                                                 Metric::kFp32FlopsPerS};
+
+struct Group {
+  RooflineRow row;
+  const Trace* trace = nullptr;
+  uint32_t device = kNoDevice;
+  // Launches with totals.
+  std::array<std::optional<double>, kPrecisionCount> flops;
+  double dram_bytes = 0;
+  int64_t time_ns = 0;
+  uint64_t total_launches = 0;
+  // Launches with rates only (no duration): averaged with equal weights.
+  std::array<std::optional<double>, kPrecisionCount> flops_per_s;
+  double bytes_per_s = 0;
+  uint64_t rate_launches = 0;
+  int64_t rate_time_ns = 0;
+  MeasuredPeaks measured;
+  bool has_measured = false;
+  bool from_rates = false;
+};
+
+void AddOptional(std::optional<double>& sum, std::optional<double> value) {
+  if (value) sum = sum.value_or(0) + *value;
+}
+
+int Dominant(const std::array<std::optional<double>, kPrecisionCount>& flops) {
+  // Ties (all zero) go to fp32, the usual precision of CUDA cores, then fp64, then fp16.
+  int best = -1;
+  for (int p : {1, 0, 2}) {
+    if (flops[p] && (best < 0 || *flops[p] > *flops[best])) best = p;
+  }
+  return best;
+}
+
+bool AnyFlops(const LaunchWork& w) {
+  for (int p = 0; p < kPrecisionCount; ++p) {
+    if (w.flops[p] || w.flops_per_s[p]) return true;
+  }
+  return false;
+}
+
+// Peak FLOP/s of `p` and memory bandwidth for the group's device, with where they come from.
+void ResolvePeaks(const Group& g, int p, const std::vector<DeviceSpec>& devices, RooflineRow* row) {
+  if (g.has_measured && g.measured.flops_per_s[p] && g.measured.dram_bytes_per_s) {
+    row->peak_flops_per_s = g.measured.flops_per_s[p];
+    row->peak_bytes_per_s = g.measured.dram_bytes_per_s;
+    row->peak_source = "measured";
+    return;
+  }
+  if (g.device >= g.trace->devices.size()) {
+    row->no_ceiling_reason = "the trace does not say which device ran the kernel";
+    return;
+  }
+  const Device& d = g.trace->devices[g.device];
+  if (d.name.empty()) {
+    row->no_ceiling_reason =
+        "the trace does not name the device (an Nsight Compute details page does not; export "
+        "--page raw, which carries device__attribute_display_name) and it measured no peaks";
+    return;
+  }
+  DeviceQuery query;
+  query.name = d.name;
+  if (d.backend == Backend::kCuda && d.compute_major > 0) {
+    query.architecture = fmt::format("{}.{}", d.compute_major, d.compute_minor);
+  }
+  query.backend = d.backend;
+  if (d.sm_count > 0) query.compute_units = d.sm_count;
+  if (d.total_memory_bytes > 0) query.memory_bytes = d.total_memory_bytes;
+  DeviceMatch match = MatchDevice(devices, query);
+  if (!match.matched()) {
+    row->no_ceiling_reason = fmt::format(
+        "device '{}' not in the device database: {}; add it "
+        "with --device-spec",
+        d.name, match.reason);
+    return;
+  }
+  const DeviceSpec& spec = *match.spec;
+  if (p == static_cast<int>(Precision::kFp16)) {
+    // The table's 16-bit figures are tensor-core rates; HFMA on the CUDA cores has none.
+    row->no_ceiling_reason = fmt::format(
+        "{} has no FP16 peak outside the tensor cores in the device database", spec.key);
+    return;
+  }
+  const std::optional<Figure>& flops = spec.Get(kPeakMetric[p]);
+  const std::optional<Figure>& bandwidth = spec.Get(Metric::kMemoryBandwidthBytesPerS);
+  if (!flops || !bandwidth) {
+    row->no_ceiling_reason =
+        fmt::format("{} has no {} figure", spec.key,
+                    MetricName(!flops ? kPeakMetric[p] : Metric::kMemoryBandwidthBytesPerS));
+    return;
+  }
+  // Figures are for the whole package; the runtime shows each GCD of an MI250 as a device.
+  const double per_device = std::max(spec.devices_per_package, 1);
+  row->peak_flops_per_s = flops->value / per_device;
+  row->peak_bytes_per_s = bandwidth->value / per_device;
+  const bool from_spec_file =
+      flops->confidence == Confidence::kSpecFile || bandwidth->confidence == Confidence::kSpecFile;
+  row->peak_source = fmt::format("{}: {}", from_spec_file ? "device spec" : "database", spec.key);
+}
+
+void Finish(Group& g, const std::vector<DeviceSpec>& devices) {
+  RooflineRow& row = g.row;
+  const bool use_totals = g.total_launches > 0;
+  row.count = use_totals ? g.total_launches : g.rate_launches;
+  row.from_rates = g.from_rates;
+  int p = 0;
+  std::optional<double> achieved_flops, achieved_bytes;
+  if (use_totals) {
+    p = Dominant(g.flops);
+    row.total_ns = g.time_ns;
+    row.flops = g.flops[p];
+    row.dram_bytes = g.dram_bytes;
+    row.arithmetic_intensity = g.dram_bytes > 0 ? *g.flops[p] / g.dram_bytes : 0;
+    if (g.time_ns > 0) {
+      achieved_flops = *g.flops[p] / (g.time_ns * 1e-9);
+      achieved_bytes = g.dram_bytes / (g.time_ns * 1e-9);
+    }
+  } else {
+    // Only rates: ncu gave no duration, so the launches cannot be time-weighted.
+    p = Dominant(g.flops_per_s);
+    row.total_ns = g.rate_time_ns;
+    achieved_flops = *g.flops_per_s[p] / g.rate_launches;
+    achieved_bytes = g.bytes_per_s / g.rate_launches;
+    row.arithmetic_intensity = *achieved_bytes > 0 ? *achieved_flops / *achieved_bytes : 0;
+  }
+  row.precision = static_cast<Precision>(p);
+  row.achieved_flops_per_s = achieved_flops;
+  row.achieved_bytes_per_s = achieved_bytes;
+  ResolvePeaks(g, p, devices, &row);
+  if (row.peak_flops_per_s && row.peak_bytes_per_s && *row.peak_bytes_per_s > 0) {
+    row.ceiling_flops_per_s =
+        std::min(*row.peak_flops_per_s, row.arithmetic_intensity * *row.peak_bytes_per_s);
+    const double ridge = *row.peak_flops_per_s / *row.peak_bytes_per_s;
+    row.memory_bound = row.arithmetic_intensity < ridge;
+    if (achieved_flops && *row.ceiling_flops_per_s > 0) {
+      row.percent_of_roof = 100 * *achieved_flops / *row.ceiling_flops_per_s;
+    }
+  }
+}
+
+}  // namespace
+
+RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces,
+                               const RooflineQuery& query) {
+  const std::vector<DeviceSpec>& devices = query.devices ? *query.devices : BuiltInDevices();
+  RooflineResult result;
+  std::map<std::string, uint64_t> skipped;
+  std::map<std::tuple<std::string, Backend, std::string>, Group> groups;
+  for (const Trace* trace : traces) {
+    std::vector<const KernelCounters*> counters(trace->kernels.size(), nullptr);
+    for (const KernelCounters& c : trace->kernel_counters) {
+      if (c.kernel < counters.size()) counters[c.kernel] = &c;
+    }
+    for (size_t i = 0; i < trace->kernels.size(); ++i) {
+      const Kernel& k = trace->kernels[i];
+      ++result.kernel_count;
+      if (counters[i] == nullptr) {
+        ++skipped[kNoCountersReason];
+        continue;
+      }
+      const LaunchWork w = ReadLaunchWork(*trace, *counters[i], k.duration_ns);
+      const bool flops = AnyFlops(w);
+      const bool bytes = w.dram_bytes || w.dram_bytes_per_s;
+      if (!flops || !bytes) {
+        ++skipped[!flops && !bytes ? kNoCountersReason : !flops ? kNoFlopsReason : kNoDramReason];
+        continue;
+      }
+      const Backend backend =
+          k.device < trace->devices.size() ? trace->devices[k.device].backend : Backend::kOther;
+      std::string name(trace->str(k.name));
+      std::string device = DeviceLabel(*trace, k.device, false);
+      Group& g = groups[{name, backend, device}];
+      if (g.trace == nullptr) {
+        g.trace = trace;
+        g.device = k.device;
+        g.row.name = std::move(name);
+        g.row.backend = backend;
+        g.row.device = std::move(device);
+      }
+      if (!g.has_measured) {
+        g.measured = ReadMeasuredPeaks(*trace, *counters[i]);
+        g.has_measured = g.measured.dram_bytes_per_s.has_value();
+      }
+      g.from_rates |= w.from_rates;
+      if (w.dram_bytes) {
+        for (int p = 0; p < kPrecisionCount; ++p) AddOptional(g.flops[p], w.flops[p]);
+        g.dram_bytes += *w.dram_bytes;
+        g.time_ns += k.duration_ns;
+        ++g.total_launches;
+      } else {
+        for (int p = 0; p < kPrecisionCount; ++p) AddOptional(g.flops_per_s[p], w.flops_per_s[p]);
+        g.bytes_per_s += *w.dram_bytes_per_s;
+        g.rate_time_ns += k.duration_ns;
+        ++g.rate_launches;
+      }
+    }
+  }
+  for (auto& [key, g] : groups) {
+    // A group with totals cannot weigh launches that have only rates: they are left out.
+    if (g.total_launches > 0 && g.rate_launches > 0) {
+      skipped[kRatesWithoutTimeReason] += g.rate_launches;
+    }
+    Finish(g, devices);
+    result.rows.push_back(std::move(g.row));
+  }
+  std::stable_sort(
+      result.rows.begin(), result.rows.end(),
+      [](const RooflineRow& a, const RooflineRow& b) { return a.total_ns > b.total_ns; });
+  result.row_count_before_top = result.rows.size();
+  if (query.top > 0 && result.rows.size() > query.top) result.rows.resize(query.top);
+  for (auto& [reason, count] : skipped) result.skipped.push_back({reason, count});
+  return result;
+}
+
+}  // namespace tensormorph

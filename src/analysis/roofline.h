@@ -1,0 +1,75 @@
+// The roofline per kernel: FLOPs and DRAM bytes from hardware counters (roofline_counters.h),
+// arithmetic intensity, achieved FLOP/s and B/s, and the device's attainable ceiling at that
+// intensity for the kernel's dominant precision: min(peak FLOP/s, intensity x bandwidth).
+//
+// Peaks come, in this order, from what the profiler measured on the device (Nsight Compute's
+// roofline chart), from the device database (MatchDevice), or from a --device-spec entry. A
+// device that matches nothing gets rows without a ceiling and the reason: never another
+// device's numbers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/roofline_counters.h"
+#include "devices/device_db.h"
+#include "model/trace.h"
+
+namespace tensormorph {
+
+// Why a kernel without counters has no row.
+inline constexpr const char* kNoCountersReason =
+    "no counters (use Nsight Compute metrics; a FLOP counter over framework op shapes is not "
+    "built yet)";
+inline constexpr const char* kNoFlopsReason =
+    "no FLOP counts (for no precision were its add, mul and fma instruction counts all "
+    "collected)";
+inline constexpr const char* kNoDramReason =
+    "no DRAM bytes (dram__bytes_read.sum and dram__bytes_write.sum, or dram__bytes.sum, not "
+    "collected)";
+inline constexpr const char* kRatesWithoutTimeReason =
+    "rates without a duration, beside launches with totals (cannot be weighted)";
+
+struct RooflineQuery {
+  size_t top = 0;  // keep the N rows with the most time; 0 = all
+  // The device table: built-in entries with --device-spec files applied (LoadDeviceSpecs).
+  const std::vector<DeviceSpec>* devices = nullptr;  // null = BuiltInDevices()
+};
+
+struct RooflineRow {
+  std::string name;
+  Backend backend = Backend::kOther;
+  std::string device;                      // DeviceLabel
+  Precision precision = Precision::kFp32;  // the precision with the most FLOPs
+  uint64_t count = 0;                      // launches that contributed
+  int64_t total_ns = 0;
+  // Totals; absent when the launches gave only rates and no duration to scale them by.
+  std::optional<double> flops, dram_bytes;
+  double arithmetic_intensity = 0;  // FLOP per DRAM byte
+  // Absent when the launches carry totals but no duration.
+  std::optional<double> achieved_flops_per_s, achieved_bytes_per_s;
+  // The ceiling; absent (with no_ceiling_reason) when the peaks are unknown.
+  std::optional<double> peak_flops_per_s, peak_bytes_per_s, ceiling_flops_per_s, percent_of_roof;
+  std::optional<bool> memory_bound;  // intensity below the ridge point (peak / bandwidth)
+  std::string peak_source;           // "measured", "database: KEY", "device spec: KEY"
+  std::string no_ceiling_reason;
+  bool from_rates = false;  // achieved figures derived from the export's per-cycle rates
+};
+
+struct RooflineSkip {
+  std::string reason;
+  uint64_t count = 0;  // kernel launches
+};
+
+struct RooflineResult {
+  std::vector<RooflineRow> rows;  // by total time, largest first
+  std::vector<RooflineSkip> skipped;
+  uint64_t kernel_count = 0;
+  size_t row_count_before_top = 0;
+};
+
+RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces, const RooflineQuery& query);
+
+}  // namespace tensormorph

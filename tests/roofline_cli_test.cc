@@ -1,0 +1,80 @@
+// End-to-end: `tensormorph roofline` on the Nsight Compute exports, the raw-page fixture and a
+// Kineto trace (which has no counters).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run_tensormorph.h"
+
+namespace tensormorph {
+namespace {
+
+using testing::RunTensormorph;
+using Json = nlohmann::json;
+
+const std::string kNcu = TM_SHARED_DATA "/nvidia/ncu_csv/";
+
+TEST(RooflineCliTest, RooflineChartExportJson) {
+  auto r = RunTensormorph({"roofline", "--format", "json",
+                           kNcu + "llmperfopt_k0001_ncu.section_SpeedOfLight_RooflineChart.csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  Json doc = Json::parse(r.out);
+  EXPECT_EQ(doc["schema"], "tensormorph.roofline/1");
+  ASSERT_EQ(doc["rows"].size(), 1u);
+  const Json& row = doc["rows"][0];
+  // (158.12 FFMA ops + 1.97 FADD + 0 FMUL per cycle) x 2.15 GHz; DRAM Bandwidth 345.14 GB/s.
+  EXPECT_NEAR(row["achieved_flops_per_s"].get<double>(), 344.1935e9, 1);
+  EXPECT_NEAR(row["achieved_bytes_per_s"].get<double>(), 345.14e9, 1);
+  EXPECT_NEAR(row["arithmetic_intensity"].get<double>(), 344.1935 / 345.14, 1e-12);
+  EXPECT_EQ(row["precision"], "fp32");
+  EXPECT_EQ(row["peak_source"], "measured");
+  EXPECT_EQ(row["bound"], "memory");
+  EXPECT_TRUE(row["flops"].is_null());
+}
+
+// The raw fixture: launch 1 (gemm_kernel) has FP32 counts and DRAM bytes on an RTX 4090:
+//   FLOPs = 1,048,576 FADD + 524,288 FMUL + 2 x 33,554,432 FFMA = 68,681,728
+//   bytes = 12.58 Mbyte + 524.29 Kbyte = 13,104,290; time 1,234.56 us
+TEST(RooflineCliTest, RawFixtureJson) {
+  auto r = RunTensormorph(
+      {"roofline", "--format", "json", TM_SOURCE_DIR "/tests/data/ncu_raw_fixture.csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  Json doc = Json::parse(r.out);
+  ASSERT_EQ(doc["rows"].size(), 1u);
+  const Json& row = doc["rows"][0];
+  EXPECT_EQ(row["device"], "cuda:0 NVIDIA GeForce RTX 4090");
+  EXPECT_DOUBLE_EQ(row["flops"].get<double>(), 68681728);
+  EXPECT_DOUBLE_EQ(row["dram_bytes"].get<double>(), 13104290);
+  EXPECT_EQ(row["total_ns"], 1234560);
+  EXPECT_NEAR(row["arithmetic_intensity"].get<double>(), 68681728.0 / 13104290, 1e-12);
+  EXPECT_NEAR(row["achieved_flops_per_s"].get<double>(), 68681728 / 1.23456e-3, 1e-3);
+  EXPECT_EQ(row["peak_source"], "database: rtx-4090");
+  EXPECT_EQ(row["bound"], "memory");
+  // The fill kernel lacks dram__bytes_read.sum, the fp16 GEMM lacks its FADD count.
+  uint64_t skipped = 0;
+  for (const Json& s : doc["skipped"]) skipped += s["count"].get<uint64_t>();
+  EXPECT_EQ(skipped, 2u);
+}
+
+TEST(RooflineCliTest, DetailsExportsRunWithoutRows) {
+  for (const char* file : {"llmperfopt_k0001_ncu.details.csv", "llmperfopt_k0004_ncu.details.csv",
+                           "llmperfopt_k0001_ncu.metrics.csv"}) {
+    auto r = RunTensormorph({"roofline", "--format", "csv", kNcu + file});
+    ASSERT_EQ(r.exit_code, 0) << r.Describe();
+    EXPECT_EQ(r.out.find("\n"), r.out.size() - 1) << "header only: " << r.out;
+  }
+}
+
+TEST(RooflineCliTest, KinetoTraceHasNoCounters) {
+  auto r = RunTensormorph(
+      {"roofline", "--format", "json", TM_SOURCE_DIR "/examples/nccl_2rank_rank0_a100.json.gz"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  Json doc = Json::parse(r.out);
+  EXPECT_TRUE(doc["rows"].empty());
+  ASSERT_EQ(doc["skipped"].size(), 1u);
+  EXPECT_EQ(doc["skipped"][0]["count"], 2700);
+  EXPECT_NE(doc["skipped"][0]["reason"].get<std::string>().find("no counters"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tensormorph
