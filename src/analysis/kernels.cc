@@ -74,27 +74,30 @@ KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const Ke
   for (size_t input = 0; input < traces.size(); ++input) {
     const Trace& trace = *traces[input];
     const int input_key = query.by_input ? static_cast<int>(input) : -1;
-    // Labels are per (string id or device, stream); cache them so the loop does no formatting.
-    std::unordered_map<uint64_t, std::vector<int64_t>*> cache;
-    std::vector<char> device_ok(trace.devices.size() + 1, 0);
-    for (uint32_t d = 0; d < trace.devices.size(); ++d)
+    // Labels are per (name id and backend, or device and stream); cache them so the loop does no
+    // formatting. The key keeps both halves whole: stream ids use all 63 bits.
+    std::map<std::pair<uint64_t, int64_t>, std::vector<int64_t>*> cache;
+    // One slot per device plus one for kernels without a device, which only an empty filter keeps.
+    std::vector<char> device_ok(trace.devices.size() + 1, query.device.empty() ? 1 : 0);
+    for (uint32_t d = 0; d < trace.devices.size(); ++d) {
       device_ok[d] = DeviceMatches(trace, d, query.device);
+    }
     for (const Kernel& k : trace.kernels) {
       const uint32_t device = std::min<uint32_t>(k.device, trace.devices.size());
       if (!device_ok[device]) continue;
       const Backend backend =
           device < trace.devices.size() ? trace.devices[device].backend : Backend::kOther;
       if (query.backend && backend != *query.backend) continue;
-      uint64_t cache_key = 0;
+      std::pair<uint64_t, int64_t> cache_key;
       switch (query.group_by) {
         case KernelGrouping::kName:
-          cache_key = (uint64_t{k.name} << 8) | static_cast<uint64_t>(backend);
+          cache_key = {k.name, static_cast<int64_t>(backend)};
           break;
         case KernelGrouping::kDevice:
-          cache_key = device;
+          cache_key = {device, 0};
           break;
         case KernelGrouping::kStream:
-          cache_key = (uint64_t{device} << 40) ^ static_cast<uint64_t>(k.stream);
+          cache_key = {device, k.stream};
           break;
       }
       auto it = cache.find(cache_key);

@@ -10,16 +10,19 @@
 
 namespace tensormorph {
 
-void AddCommonOptions(CLI::App* command, CommonOptions* options) {
+void AddCommonOptions(CLI::App* command, CommonOptions* options,
+                      const std::vector<std::string>& extra_formats) {
+  std::vector<std::string> formats = {"table", "json", "csv"};
+  formats.insert(formats.end(), extra_formats.begin(), extra_formats.end());
   command
       ->add_option("TRACE", options->inputs,
                    "trace files (.json, .json.gz); several = ranks of one job")
       ->required();
   command->add_option("--format", options->format, "output format")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->check(CLI::IsMember(formats))
       ->capture_default_str();
   command->add_option("--threads", options->threads, "parser threads (0 = one per core)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(CLI::Range(0, 256))
       ->capture_default_str();
   command->add_flag("-q,--quiet", options->quiet, "no progress bar");
   command->add_option("--input-format", options->input_format,

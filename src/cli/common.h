@@ -26,7 +26,10 @@ struct CommonOptions {
 };
 
 // Adds TRACE... plus --format, --threads, --quiet and --input-format to a subcommand.
-void AddCommonOptions(CLI::App* command, CommonOptions* options);
+// `extra_formats` are those only this subcommand renders (roofline's svg); FormatOf maps them to
+// the table, so the subcommand checks for them itself.
+void AddCommonOptions(CLI::App* command, CommonOptions* options,
+                      const std::vector<std::string>& extra_formats = {});
 
 // Loads every input; on failure prints the error and returns the exit code (else kExitOk).
 int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces);

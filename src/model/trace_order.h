@@ -7,8 +7,9 @@ namespace tensormorph {
 
 // Sorts device tables by (device, stream, start) and host tables by (track, start, longer first).
 // In place: std::sort needs no buffer, unlike stable_sort, whose buffer would be the peak of a
-// whole import. The keys order rows completely (up to identical rows), so the result does not
-// depend on the order the importer produced them in.
+// whole import. Rows that tie on every key (same place, time, duration and name, differing only
+// in ids or launch configuration) keep no particular order; results stay deterministic because
+// importers hand rows over in a fixed order (the Kineto importer merges chunks in file order).
 void SortTraceTables(Trace* trace);
 
 // Adds `offset_ns` to every timestamp (a profiler's time base: Kineto's baseTimeNanoseconds,

@@ -63,7 +63,14 @@ class ParserPool {
       workers_.emplace_back([this, results, buffers] {
         ChunkParser parser;
         while (std::optional<EventChunk> chunk = queue_.Pop()) {
-          results->Put(chunk->index, parser.Parse(*chunk));
+          // An exception must not leave the thread (that would terminate the process): record it,
+          // keep the merge order with an empty result, and let the importer report the failure.
+          try {
+            results->Put(chunk->index, parser.Parse(*chunk));
+          } catch (const std::exception& e) {
+            RecordFailure(e.what());
+            results->Put(chunk->index, ChunkResult());
+          }
           buffers->Give(std::move(chunk->text));
         }
       });
@@ -71,6 +78,8 @@ class ParserPool {
   }
   ~ParserPool() { Join(); }
   void Submit(EventChunk chunk) { queue_.Push(std::move(chunk)); }
+  // What went wrong in a parser thread, if anything; read after Join().
+  const std::string& failure() const { return failure_; }
   void Join() {
     queue_.Close();
     for (std::thread& t : workers_) {
@@ -79,8 +88,15 @@ class ParserPool {
   }
 
  private:
+  void RecordFailure(const char* what) {
+    std::lock_guard lock(failure_mutex_);
+    if (failure_.empty()) failure_ = what;
+  }
+
   BoundedQueue<EventChunk> queue_;
   std::vector<std::thread> workers_;
+  std::mutex failure_mutex_;
+  std::string failure_;
 };
 
 void AddEventWarnings(const std::string& path, std::vector<PendingWarning>& pending, Trace* trace) {
@@ -171,6 +187,10 @@ StatusOr<Trace> ChromeImporter::Import(const std::string& path,
   if (pool) pool->Join();
   results.MergeReady(&merger);
   if (!status.ok()) return status;
+  if (pool && !pool->failure().empty()) {
+    return UnreadableInput("reading failed: " + pool->failure() +
+                           " (out of memory? try --threads 1, or a machine with more memory)");
+  }
 
   StatusOr<TopLevelMetadata> meta = ParseTopLevelMetadata(splitter.metadata_json());
   if (!meta.ok()) return meta.status();

@@ -122,6 +122,12 @@ void ChunkBuilder::Add(const RawEvent& event, uint64_t content_offset) {
         ++evidence.async_gpu_flows;
       }
       if (!event.has_id || !event.has_ts) return;  // a flow without id or time links nothing
+      if (event.ts_ns > kMaxAbsTimestampNs || event.ts_ns < -kMaxAbsTimestampNs) {
+        Skip(content_offset, fmt::format("flow event has a timestamp more than 146 years from "
+                                         "the epoch ({} ns); skipped",
+                                         event.ts_ns));
+        return;
+      }
       Flow flow;
       flow.ts_ns = event.ts_ns;
       flow.id = event.id;

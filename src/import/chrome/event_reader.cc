@@ -60,6 +60,13 @@ bool ParseIntegerText(std::string_view text, int64_t* out) {
     *out = static_cast<int64_t>(v);
     return true;
   }
+  // Written as a decimal ("7.0", "1e3"): accepted only when it is a whole number, never rounded.
+  if (text.find_first_of(".eE") != std::string_view::npos) {
+    std::optional<int64_t> thousandths = ParseScaledDecimal(text, 3);
+    if (!thousandths || *thousandths % 1000 != 0) return false;
+    *out = *thousandths / 1000;
+    return true;
+  }
   std::optional<int64_t> v = ParseScaledDecimal(text, 0);
   if (!v) return false;
   *out = *v;

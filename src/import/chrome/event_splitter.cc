@@ -94,7 +94,13 @@ Status EventSplitter::Feed(const char* data, size_t size, std::vector<EventChunk
               "an event in traceEvents is larger than 1 GiB; this is not a trace",
               SourcePosition::AtOffset(buffer_content_offset_ + event_begin_ - 1));
         }
+        if (buffer_.size() > kMaxEventBytes + target_chunk_bytes_) {  // e.g. a 1 GiB string value
+          return UnreadableInput(
+              "more than 1 GiB of traceEvents without a complete event object; this is not a trace",
+              SourcePosition::AtOffset(buffer_content_offset_));
+        }
         if (!events_closed_) {
+          DropLeadingSeparators();
           content_offset_ += size - pos;
           pos = size;
           break;
@@ -153,6 +159,7 @@ Status EventSplitter::FeedTopLevel(const char* data, size_t size, size_t* consum
                                SourcePosition::AtOffset(content_offset_ + i));
       }
       metadata_ += "[]";
+      metadata_complete_ = metadata_.size();  // the events key is whole once its value is
       saw_trace_events_ = true;
       mode_ = Mode::kEvents;
       events_closed_ = false;
@@ -172,7 +179,10 @@ Status EventSplitter::FeedTopLevel(const char* data, size_t size, size_t* consum
       case '{':
       case '[':
         open_brackets_.push_back(c);
-        if (open_brackets_.size() == 1) expect_key_ = true;
+        if (open_brackets_.size() == 1) {
+          expect_key_ = true;
+          metadata_complete_ = metadata_.size() + 1;  // "{" alone is a complete prefix
+        }
         break;
       case '}':
       case ']': {
@@ -335,6 +345,26 @@ void EventSplitter::ScanEvents(std::vector<EventChunk>* out) {
   if (buffer_.size() >= target_chunk_bytes_ && last_event_end_ > 0) EmitChunk(last_event_end_, out);
 }
 
+// Between events with no complete event buffered, everything scanned so far is separators (or
+// values that are not events): keep none of it, so that a gzip file of whitespace cannot make the
+// buffer grow without bound.
+void EventSplitter::DropLeadingSeparators() {
+  if (event_depth_ > 0 || event_in_string_ || last_event_end_ > 0 ||
+      buffer_.size() < 1 + target_chunk_bytes_) {
+    return;
+  }
+  const auto strays = std::count_if(buffer_.begin() + 1, buffer_.end(),
+                                    [](char c) { return !IsSpace(c) && c != ','; });
+  if (strays > 0) {
+    notes_.push_back(fmt::format(
+        "skipped {} bytes of values in traceEvents that are not event objects (near byte {})",
+        strays, buffer_content_offset_));
+  }
+  buffer_content_offset_ += buffer_.size() - 1;
+  buffer_.resize(1);
+  scan_pos_ = 1;
+}
+
 void EventSplitter::EndEvent(size_t end) {
   events_.emplace_back(static_cast<uint32_t>(event_begin_), static_cast<uint32_t>(end));
   last_event_end_ = end;
@@ -349,8 +379,6 @@ void EventSplitter::EmitChunk(size_t end, std::vector<EventChunk>* out) {
   chunk.content_offset = buffer_content_offset_;
   chunk.events = std::move(events_);
   events_.clear();
-  if (in_event && !chunk.events.empty() && chunk.events.back().first >= end)
-    chunk.events.pop_back();
 
   std::vector<char> tail(buffer_.begin() + static_cast<std::ptrdiff_t>(tail_begin), buffer_.end());
   chunk.text = std::exchange(buffer_, std::vector<char>());

@@ -61,6 +61,7 @@ class EventSplitter {
   // Scans one byte; true when it closes the traceEvents array.
   bool StepScalar(const char* p, size_t i);
   void EndEvent(size_t end);
+  void DropLeadingSeparators();
   void EmitChunk(size_t end, std::vector<EventChunk>* out);
   void StartChunk(const char* data, size_t size, uint64_t content_offset);
   Status Error(const std::string& what) const;
