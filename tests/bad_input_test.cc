@@ -898,16 +898,23 @@ TEST_F(BadInput, InvalidUtf8InKernelName) {
       const KernelTotals got = ReadKernelTotals(doc);
       EXPECT_EQ(got.rows.count("G1"), 1u);
       EXPECT_EQ(got.rows.count("G2"), 1u);
-      // Each odd name is either kept (1 µs) or skipped with a warning naming its line.
       const uint64_t kept = got.kernel_count - 2;
       EXPECT_EQ(got.total_ns, 7000 + static_cast<int64_t>(kept) * 1000);
-      size_t warned = 0;
-      for (size_t i = 0; i < names.size(); ++i) {
-        if (Contains(r.err, WarningPrefix(path) + std::to_string(LineOfEvent(i + 2)) + ":3: ")) {
-          ++warned;
-        }
+      auto warned_at = [&](size_t i) {
+        return Contains(r.err, WarningPrefix(path) + std::to_string(LineOfEvent(i + 2)) + ":3: ");
+      };
+      // Raw bytes that are not UTF-8 are repaired, each replaced by U+FFFD, and the event is kept
+      // with a warning naming its line (RFC 3629: \xe2\x82 before a quote is two bad bytes).
+      const std::string fffd = "\xEF\xBF\xBD";
+      for (const auto& [index, repaired] : std::vector<std::pair<size_t, std::string>>{
+               {0, "bad" + fffd + fffd}, {3, "overlong" + fffd + fffd}, {4, "cut" + fffd + fffd}}) {
+        EXPECT_EQ(got.rows.count(repaired), 1u) << repaired << r.Describe();
+        EXPECT_TRUE(warned_at(index)) << "no warning for " << repaired << r.Describe();
       }
-      EXPECT_EQ(kept + warned, names.size()) << r.Describe();
+      // Escapes (a lone surrogate, a NUL) are either kept or skipped with a warning.
+      size_t escaped_kept_or_warned = 0;
+      for (size_t i : {1, 2}) escaped_kept_or_warned += warned_at(i) ? 1 : 0;
+      EXPECT_EQ(kept - 3 + escaped_kept_or_warned, 2u) << r.Describe();
     }
   }
   // The other formats do not crash either.
@@ -1179,3 +1186,38 @@ TEST_F(BadInput, LongLeadingWhitespace) {
 }
 
 }  // namespace
+
+// ================================================================================================
+// Found in review: padding after the gzip data, and megabytes of separators before any event.
+
+TEST_F(BadInput, GzipWithTrailingPadding) {
+  const std::string trace =
+      ObjectTrace({kLaunch, Kernel("P1", "10", "3"), Kernel("P2", "20", "5")});
+  const fs::path path = WriteGz("padded.json.gz", trace);
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::app);
+    out << std::string(1024, '\0');  // tape-style zero padding: `gzip -t` accepts it
+  }
+  RunResult r;
+  const json doc = KernelsJson(path, &r);
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  const KernelTotals got = ReadKernelTotals(doc);
+  EXPECT_EQ(got.kernel_count, 2u);
+  EXPECT_EQ(got.total_ns, 8000);
+  EXPECT_TRUE(Contains(r.err, "ignored 1024 bytes after the end of the gzip data")) << r.Describe();
+}
+
+TEST_F(BadInput, MegabytesOfSeparatorsBeforeTheFirstEvent) {
+  // More than one chunk (4 MB) of spaces and commas, with a stray number among them, before the
+  // events: the splitter drops what it scanned instead of buffering it, and says what it skipped.
+  const std::string separators = std::string(3 << 20, ' ') + "42," + std::string(3 << 20, ' ');
+  const std::string trace = "{\"cuda_runtime_version\": 12010, \"traceEvents\": [" + separators +
+                            kLaunch + ",\n" + Kernel("S1", "10", "3") + "]}";
+  RunResult r;
+  const json doc = KernelsJson(Write("separators.json", trace), &r);
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  const KernelTotals got = ReadKernelTotals(doc);
+  EXPECT_EQ(got.kernel_count, 1u);
+  EXPECT_EQ(got.total_ns, 3000);
+  EXPECT_TRUE(Contains(r.err, "not event objects")) << r.Describe();
+}

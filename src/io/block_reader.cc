@@ -90,6 +90,7 @@ class GzipReader final : public BlockReader {
     std::vector<char> out(kReadBlockBytes);
     size_t out_used = 0;
     bool stream_ended = false;  // the last gzip member ended cleanly
+    bool corrupt = false;       // damaged data after some good output
     uint64_t consumed = 0;
     for (;;) {
       if (zs.avail_in == 0) {
@@ -100,7 +101,14 @@ class GzipReader final : public BlockReader {
         consumed += n;
         file_bytes_consumed_.store(consumed, std::memory_order_relaxed);
       }
-      if (stream_ended) {  // another gzip member follows (concatenated .gz files are valid)
+      if (stream_ended) {
+        // Concatenated gzip members are valid; anything else after a member (tape or block
+        // padding, often zeros) is not gzip data, and gzip itself ignores it with a warning.
+        if (zs.avail_in >= 2 && (zs.next_in[0] != 0x1f || zs.next_in[1] != 0x8b)) {
+          warning_ = "ignored " + std::to_string(file_size_ - (consumed - zs.avail_in)) +
+                     " bytes after the end of the gzip data";
+          break;
+        }
         inflateReset(&zs);
         stream_ended = false;
       }
@@ -111,9 +119,17 @@ class GzipReader final : public BlockReader {
       if (rc == Z_STREAM_END) {
         stream_ended = true;
       } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        uint64_t at = consumed - zs.avail_in;
-        status_ = UnreadableInput("corrupt gzip data near compressed byte " + std::to_string(at) +
-                                  " (" + (zs.msg ? zs.msg : "inflate failed") + ")");
+        const uint64_t at = consumed - zs.avail_in;
+        const std::string what = std::string(zs.msg ? zs.msg : "inflate failed");
+        if (zs.total_out == 0 && out_used == 0) {
+          status_ = UnreadableInput("corrupt gzip data near compressed byte " + std::to_string(at) +
+                                    " (" + what + "); check the file with gzip -t");
+        } else {
+          // Like a cut-off file: what was inflated before the damage is still good.
+          warning_ = "the gzip data is corrupt near compressed byte " + std::to_string(at) + " (" +
+                     what + "); reading what was decompressed before it";
+          corrupt = true;
+        }
         break;
       }
       if (out_used == out.size()) {
@@ -121,7 +137,8 @@ class GzipReader final : public BlockReader {
         out_used = 0;
       }
     }
-    if (status_.ok() && !stream_ended && (zs.total_in > 0 || consumed > 0)) {
+    if (status_.ok() && !stream_ended && !corrupt && warning_.empty() &&
+        (zs.total_in > 0 || consumed > 0)) {
       warning_ =
           "the gzip stream ends early (the file was cut off while being written); "
           "reading what was decompressed";

@@ -186,7 +186,14 @@ StatusOr<Trace> ChromeImporter::Import(const std::string& path,
   dispatch(chunks);
   if (pool) pool->Join();
   results.MergeReady(&merger);
-  if (!status.ok()) return status;
+  if (!status.ok()) {
+    // Damaged compression explains damaged JSON: say both.
+    if (!reader.warning().empty()) {
+      return Status(status.code(), status.message() + " (" + reader.warning() + ")",
+                    status.position());
+    }
+    return status;
+  }
   if (pool && !pool->failure().empty()) {
     return UnreadableInput("reading failed: " + pool->failure() +
                            " (out of memory? try --threads 1, or a machine with more memory)");

@@ -54,6 +54,10 @@ void ChunkBuilder::Skip(uint64_t content_offset, std::string message) {
   out_->warnings.push_back({content_offset, std::move(message)});
 }
 
+void ChunkBuilder::Warn(uint64_t content_offset, std::string message) {
+  out_->warnings.push_back({content_offset, std::move(message)});
+}
+
 bool ChunkBuilder::CheckTimes(const RawEvent& event, uint64_t content_offset) {
   if (!event.has_ts) {
     Skip(content_offset, fmt::format("event \"{}\" has no \"ts\"; skipped", event.name));

@@ -77,6 +77,8 @@ class ChunkBuilder {
   void Add(const RawEvent& event, uint64_t content_offset);
   // An event that could not be read at all.
   void Skip(uint64_t content_offset, std::string message);
+  // Something about an event that was kept (e.g. repaired text).
+  void Warn(uint64_t content_offset, std::string message);
 
  private:
   Category CategoryOf(std::string_view text);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "import/chrome/event_reader.h"
+#include "io/utf8.h"
 
 namespace tensormorph::chrome {
 
@@ -78,6 +79,21 @@ std::vector<size_t> FindStrayValues(const EventChunk& chunk, size_t begin, size_
 
 }  // namespace
 
+simdjson::error_code ChunkParser::ReadOne(const char* json, size_t length, size_t capacity,
+                                          uint64_t offset, ChunkBuilder* builder,
+                                          std::string* error) {
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::value value;
+  simdjson::error_code err = parser_.iterate(json, length, capacity).get(doc);
+  if (!err) err = doc.get_value().get(value);
+  if (err) return err;
+  RawEvent event;
+  if (ReadEvent(value, &event, error, &err)) {
+    builder->Add(event, offset);
+  }
+  return err;
+}
+
 void ChunkParser::ParseEventByEvent(const EventChunk& chunk, ChunkResult* result) {
   ChunkBuilder builder(result);
   size_t previous_end = 1;  // after the '[' the splitter put in front
@@ -91,22 +107,28 @@ void ChunkParser::ParseEventByEvent(const EventChunk& chunk, ChunkResult* result
     check_gap(begin);
     previous_end = end;
     const uint64_t offset = chunk.content_offset + begin - 1;
-    simdjson::ondemand::document doc;
-    // The chunk's own bytes after the event serve as simdjson's padding.
-    auto err =
-        parser_.iterate(chunk.text.data() + begin, end - begin, chunk.text.size() - begin).get(doc);
-    simdjson::ondemand::value value;
-    if (!err) err = doc.get_value().get(value);
-    RawEvent event;
     std::string error;
-    simdjson::error_code json_error = err;
-    if (!err && ReadEvent(value, &event, &error, &json_error)) {
-      builder.Add(event, offset);
-      continue;
+    // The chunk's own bytes after the event serve as simdjson's padding.
+    simdjson::error_code err = ReadOne(chunk.text.data() + begin, end - begin,
+                                       chunk.text.size() - begin, offset, &builder, &error);
+    if (err == simdjson::UTF8_ERROR) {
+      size_t replaced = 0;
+      const simdjson::padded_string repaired(
+          RepairUtf8({chunk.text.data() + begin, end - begin}, &replaced));
+      err = ReadOne(repaired.data(), repaired.size(), repaired.size() + simdjson::SIMDJSON_PADDING,
+                    offset, &builder, &error);
+      if (!err && error.empty()) {
+        builder.Warn(offset, fmt::format("{} bytes of invalid UTF-8 in this event were replaced by "
+                                         "U+FFFD",
+                                         replaced));
+      }
     }
-    if (json_error)
-      error = fmt::format("malformed JSON in event ({})", simdjson::error_message(json_error));
-    builder.Skip(offset, error + "; skipped");
+    if (err) {
+      builder.Skip(offset, fmt::format("malformed JSON in event ({}); skipped",
+                                       simdjson::error_message(err)));
+    } else if (!error.empty()) {
+      builder.Skip(offset, error + "; skipped");
+    }
   }
   check_gap(chunk.json_length - 1);  // up to the closing ']'
 }

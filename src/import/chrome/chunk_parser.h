@@ -16,6 +16,10 @@ class ChunkParser {
  private:
   bool ParseWhole(const EventChunk& chunk, ChunkResult* result);
   void ParseEventByEvent(const EventChunk& chunk, ChunkResult* result);
+  // Reads the one event in json[0, length) (capacity: readable bytes, for simdjson's padding) and
+  // adds it. A JSON error is returned; an event that is JSON but not usable sets `error`.
+  simdjson::error_code ReadOne(const char* json, size_t length, size_t capacity, uint64_t offset,
+                               ChunkBuilder* builder, std::string* error);
 
   simdjson::ondemand::parser parser_;
 };

@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "io/utf8.h"
+
 namespace tensormorph::chrome {
 namespace {
 
@@ -63,7 +65,19 @@ StatusOr<TopLevelMetadata> ParseTopLevelMetadata(const std::string& json) {
   TopLevelMetadata meta;
   simdjson::dom::parser parser;
   simdjson::dom::object root;
-  if (auto err = parser.parse(json).get_object().get(root)) {
+  auto err = parser.parse(json).get_object().get(root);
+  std::string repaired;
+  if (err == simdjson::UTF8_ERROR) {  // e.g. a host or user name in another encoding
+    size_t replaced = 0;
+    repaired = RepairUtf8(json, &replaced);
+    err = parser.parse(repaired).get_object().get(root);
+    if (!err) {
+      meta.warnings.push_back(
+          std::to_string(replaced) +
+          " bytes of invalid UTF-8 in the trace's header were replaced by U+FFFD");
+    }
+  }
+  if (err) {
     meta.warnings.push_back(std::string("the trace's top-level metadata is not valid JSON (") +
                             simdjson::error_message(err) +
                             "); device and rank information ignored");
