@@ -128,11 +128,11 @@ std::optional<int64_t> ParseScaledDecimal(std::string_view text, int scale) {
 std::string FormatDuration(double ns) {
   char buf[48];
   double a = std::fabs(ns);
-  if (a < 1e3) {
+  if (a < 999.5) {  // so that 999.6 ns prints as 1.000 us, not 1000 ns
     std::snprintf(buf, sizeof buf, "%.0f ns", ns);
-  } else if (a < 1e6) {
+  } else if (a < 999999.5) {
     std::snprintf(buf, sizeof buf, "%.3f us", ns / 1e3);
-  } else if (a < 1e9) {
+  } else if (a < 999999999.5) {
     std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
   } else {
     std::snprintf(buf, sizeof buf, "%.3f s", ns / 1e9);

@@ -21,7 +21,7 @@ inline std::optional<int64_t> ParseMicrosAsNanos(std::string_view text) {
   return ParseScaledDecimal(text, 3);
 }
 
-// Formats a duration for people: "812 ns", "12.35 µs", "4.210 ms", "1.502 s".
+// Formats a duration for people: "812 ns", "12.350 us", "4.210 ms", "1.502 s".
 std::string FormatDuration(double nanoseconds);
 
 }  // namespace tensormorph

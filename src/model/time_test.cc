@@ -48,6 +48,7 @@ TEST(ParseMicrosAsNanos, IgnoresTrailingWhitespaceOfRawTokens) {
 
 TEST(FormatDuration, PicksAUnit) {
   EXPECT_EQ(FormatDuration(812), "812 ns");
+  EXPECT_EQ(FormatDuration(999.6), "1.000 us");
   EXPECT_EQ(FormatDuration(12345), "12.345 us");
   EXPECT_EQ(FormatDuration(4210000), "4.210 ms");
   EXPECT_EQ(FormatDuration(1.5e9), "1.500 s");
