@@ -6,7 +6,8 @@
 #include <cmath>
 #include <map>
 #include <tuple>
-#include <unordered_map>
+
+#include "analysis/ranking.h"
 
 namespace tensormorph {
 namespace {
@@ -140,13 +141,7 @@ KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const Ke
   for (KernelRow& row : summary.rows) {
     row.percent = summary.total_ns > 0 ? 100.0 * row.total_ns / summary.total_ns : 0.0;
   }
-  std::stable_sort(summary.rows.begin(), summary.rows.end(),
-                   [](const KernelRow& a, const KernelRow& b) {
-                     if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
-                     return a.name < b.name;
-                   });
-  summary.row_count_before_top = summary.rows.size();
-  if (query.top > 0 && summary.rows.size() > query.top) summary.rows.resize(query.top);
+  summary.row_count_before_top = RankByTotalTime(&summary.rows, query.top);
   return summary;
 }
 

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "analysis/kernels.h"
+#include "analysis/ranking.h"
 
 namespace tensormorph {
 namespace {
@@ -217,11 +218,7 @@ RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces,
     Finish(g, devices);
     result.rows.push_back(std::move(g.row));
   }
-  std::stable_sort(
-      result.rows.begin(), result.rows.end(),
-      [](const RooflineRow& a, const RooflineRow& b) { return a.total_ns > b.total_ns; });
-  result.row_count_before_top = result.rows.size();
-  if (query.top > 0 && result.rows.size() > query.top) result.rows.resize(query.top);
+  result.row_count_before_top = RankByTotalTime(&result.rows, query.top);
   for (auto& [reason, count] : skipped) result.skipped.push_back({reason, count});
   return result;
 }

@@ -6,6 +6,8 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/ranking.h"
+
 namespace tensormorph {
 namespace {
 
@@ -261,13 +263,7 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
     }
     summary.rows.push_back(std::move(row));
   }
-  std::stable_sort(summary.rows.begin(), summary.rows.end(),
-                   [](const KernelOccupancyRow& a, const KernelOccupancyRow& b) {
-                     if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
-                     return a.name < b.name;
-                   });
-  summary.row_count_before_top = summary.rows.size();
-  if (query.top > 0 && summary.rows.size() > query.top) summary.rows.resize(query.top);
+  summary.row_count_before_top = RankByTotalTime(&summary.rows, query.top);
   return summary;
 }
 
