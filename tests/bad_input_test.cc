@@ -1221,3 +1221,24 @@ TEST_F(BadInput, MegabytesOfSeparatorsBeforeTheFirstEvent) {
   EXPECT_EQ(got.total_ns, 3000);
   EXPECT_TRUE(Contains(r.err, "not event objects")) << r.Describe();
 }
+
+TEST_F(BadInput, DecimalIdsAreNeverRounded) {
+  // "device": 1.5 is not an id: the kernel must not land on device 2 (nor 1); 2.0 is device 2.
+  const std::string trace = ObjectTrace({kLaunch, Kernel("F1", "10", "3", R"({"device": 1.5})"),
+                                         Kernel("F2", "20", "4", R"({"device": 2.0})")});
+  RunResult r;
+  const json info = InfoJson(Write("decimal_ids.json", trace), &r);
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  std::set<int64_t> trace_ids;
+  for (const json& d : info["inputs"][0]["devices"]) trace_ids.insert(d.value("trace_id", -1));
+  EXPECT_EQ(trace_ids.count(2), 1u) << info.dump();  // "2.0"
+  EXPECT_EQ(trace_ids.count(1), 0u) << info.dump();  // "1.5" was not truncated
+  EXPECT_EQ(trace_ids.size(), 2u) << info.dump();    // "1.5" falls back to the pid, 0
+}
+
+TEST_F(BadInput, ThreadCountIsCapped) {
+  const fs::path path = Write("small.json", ObjectTrace({kLaunch, Kernel("T1", "10", "3")}));
+  RunResult r = Run({"kernels", "--threads", "100000", path.string()});
+  ExpectClean(r);
+  EXPECT_EQ(r.exit_code, 2) << r.Describe();
+}
