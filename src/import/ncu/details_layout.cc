@@ -30,13 +30,7 @@ Status ReadDetailsLayout(CsvReader* reader, const Header& header, std::vector<La
   std::map<int64_t, Launch> by_id;  // rows of one launch are adjacent, but need not be
   CsvRecord row;
   while (reader->Next(&row)) {
-    if (SkipToolLine(row, diagnostics)) continue;
-    if (row.unterminated) {
-      diagnostics->Add(row.line, 1,
-                       "the file ends inside a quoted field (cut off while being written?); the "
-                       "last row is ignored");
-      continue;
-    }
+    if (SkipUnusableRow(row, diagnostics)) continue;
     if (row.malformed) {
       diagnostics->Add(row.line, row.malformed_column,
                        "text after a closing quote; kept as part of the field");

@@ -68,13 +68,21 @@ std::string_view ToolMessageTag(std::string_view line) {
   return {};
 }
 
-bool SkipToolLine(const CsvRecord& row, Diagnostics* diagnostics) {
+bool SkipUnusableRow(const CsvRecord& row, Diagnostics* diagnostics) {
   const std::string_view tag = ToolMessageTag(row.raw);
-  if (tag.empty()) return false;
-  if (tag == "ERROR" || tag == "WARNING") {
-    diagnostics->Add(row.line, 1, fmt::format("ncu reported: {}", row.raw.substr(0, 300)));
+  if (!tag.empty()) {
+    if (tag == "ERROR" || tag == "WARNING") {
+      diagnostics->Add(row.line, 1, fmt::format("ncu reported: {}", row.raw.substr(0, 300)));
+    }
+    return true;
   }
-  return true;
+  if (row.unterminated) {
+    diagnostics->Add(row.line, 1,
+                     "the file ends inside a quoted field (cut off while being written?); the "
+                     "last row is ignored");
+    return true;
+  }
+  return false;
 }
 
 std::optional<int64_t> ParseInteger(std::string_view text) {

@@ -77,8 +77,9 @@ class Header {
 // "==PROF==", "==WARNING==", "==ERROR==": ncu's own messages, which share stdout with the CSV
 // when it is not written with --log-file. Returns the tag ("ERROR") or "".
 std::string_view ToolMessageTag(std::string_view line);
-// Skips such a line among the rows; ==ERROR== and ==WARNING== lines become warnings.
-bool SkipToolLine(const CsvRecord& row, Diagnostics* diagnostics);
+// True for a row that holds no data: such a tool line (==ERROR== and ==WARNING== lines become
+// warnings), or a last row cut off inside a quoted field (a warning too).
+bool SkipUnusableRow(const CsvRecord& row, Diagnostics* diagnostics);
 
 // A decimal integer, the whole text; nullopt otherwise.
 std::optional<int64_t> ParseInteger(std::string_view text);

@@ -25,13 +25,7 @@ Status ReadRawLayout(CsvReader* reader, const Header& header, std::vector<Launch
   std::set<int64_t> seen;
   CsvRecord row;
   while (reader->Next(&row)) {
-    if (SkipToolLine(row, diagnostics)) continue;
-    if (row.unterminated) {
-      diagnostics->Add(row.line, 1,
-                       "the file ends inside a quoted field (cut off while being written?); the "
-                       "last row is ignored");
-      continue;
-    }
+    if (SkipUnusableRow(row, diagnostics)) continue;
     if (first) {
       first = false;
       if (row.at(id_col).empty()) {  // the units row

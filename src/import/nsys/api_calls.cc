@@ -63,11 +63,9 @@ Status ReadApiCalls(ImportContext& context) {
   std::unordered_map<int64_t, StringId> names;  // nameId → name without the version suffix
   uint64_t row = 0;
   for (;;) {
-    StatusOr<bool> more = rows.Step();
+    StatusOr<bool> more = context.NextRow(rows, &row);
     if (!more.ok()) return more.status();
     if (!*more) break;
-    ++row;
-    context.RowRead();
     ApiCall call;
     const std::optional<int64_t> id = rows.Int(name_id);
     auto it = id ? names.find(*id) : names.end();

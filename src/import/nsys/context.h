@@ -3,6 +3,7 @@
 // times and the warnings about skipped rows.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -71,7 +72,36 @@ class ImportContext {
   }
   void set_rows_total(uint64_t rows) { rows_total_ = rows; }
 
-  // The earliest start and latest end of the rows kept so far (session time).
+  // Steps `rows` of an activity table; on a row, advances the 1-based `row` number (for warnings)
+  // and counts it for progress. False at the end.
+  StatusOr<bool> NextRow(Statement& rows, uint64_t* row) {
+    StatusOr<bool> more = rows.Step();
+    if (more.ok() && *more) {
+      ++*row;
+      RowRead();
+    }
+    return more;
+  }
+
+  // Where a GPU activity ran: device slot, stream and correlation id, from the columns every
+  // CUPTI activity table has. Without a deviceId the row is skipped (with a warning): false.
+  struct PlacementColumns {
+    int device, stream, correlation;
+  };
+  template <typename Row>
+  bool ReadPlacement(std::string_view table, uint64_t row, const Statement& rows,
+                     const PlacementColumns& columns, Row* out) {
+    const std::optional<int64_t> device_id = rows.Int(columns.device);
+    if (!device_id) {
+      SkipRow(table, row, "no deviceId");
+      return false;
+    }
+    out->device = DeviceSlot(*device_id);
+    out->stream = rows.IntOr(columns.stream, -1);
+    out->link.correlation =
+        static_cast<uint64_t>(std::max<int64_t>(0, rows.IntOr(columns.correlation, 0)));
+    return true;
+  }
 
  private:
   const Database& db_;

@@ -44,11 +44,9 @@ Status ReadKernels(ImportContext& context) {
   trace.kernels.reserve(trace.kernels.size() + context.ReserveHint(kKernelTable));
   uint64_t row = 0, fallback_names = 0;
   for (;;) {
-    StatusOr<bool> more = rows.Step();
+    StatusOr<bool> more = context.NextRow(rows, &row);
     if (!more.ok()) return more.status();
     if (!*more) break;
-    ++row;
-    context.RowRead();
     Kernel k;
     if (!context.CheckTimes(kKernelTable, row, rows.Int(start), rows.Int(end), &k.duration_ns))
       continue;
@@ -67,14 +65,9 @@ Status ReadKernels(ImportContext& context) {
       continue;
     }
     k.name = *name;
-    std::optional<int64_t> device_id = rows.Int(device);
-    if (!device_id) {
-      context.SkipRow(kKernelTable, row, "no deviceId");
+    if (!context.ReadPlacement(kKernelTable, row, rows, {device, stream, correlation}, &k)) {
       continue;
     }
-    k.device = context.DeviceSlot(*device_id);
-    k.stream = rows.IntOr(stream, -1);
-    k.link.correlation = static_cast<uint64_t>(std::max<int64_t>(0, rows.IntOr(correlation, 0)));
     k.grid = {ClampU32(rows.IntOr(grid[0], 0)), ClampU32(rows.IntOr(grid[1], 0)),
               ClampU32(rows.IntOr(grid[2], 0))};
     k.block = {ClampU32(rows.IntOr(block[0], 0)), ClampU32(rows.IntOr(block[1], 0)),

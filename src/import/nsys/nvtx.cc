@@ -34,11 +34,9 @@ Status ReadNvtx(ImportContext& context) {
   trace.slices.reserve(trace.slices.size() + context.ReserveHint(kNvtxTable));
   uint64_t row = 0;
   for (;;) {
-    StatusOr<bool> more = rows.Step();
+    StatusOr<bool> more = context.NextRow(rows, &row);
     if (!more.ok()) return more.status();
     if (!*more) break;
-    ++row;
-    context.RowRead();
     switch (rows.IntOr(type, -1)) {
       case kPushPopRange:
       case kStartEndRange:

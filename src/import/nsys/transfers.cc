@@ -74,23 +74,14 @@ Status ReadTable(ImportContext& context, std::string_view table, TransferKind ki
   trace.transfers.reserve(trace.transfers.size() + context.ReserveHint(table));
   uint64_t row = 0;
   for (;;) {
-    StatusOr<bool> more = rows.Step();
+    StatusOr<bool> more = context.NextRow(rows, &row);
     if (!more.ok()) return more.status();
     if (!*more) break;
-    ++row;
-    context.RowRead();
     Transfer t;
     t.kind = kind;
     if (!context.CheckTimes(table, row, rows.Int(start), rows.Int(end), &t.duration_ns)) continue;
     t.start_ns = *rows.Int(start);
-    std::optional<int64_t> device_id = rows.Int(device);
-    if (!device_id) {
-      context.SkipRow(table, row, "no deviceId");
-      continue;
-    }
-    t.device = context.DeviceSlot(*device_id);
-    t.stream = rows.IntOr(stream, -1);
-    t.link.correlation = static_cast<uint64_t>(std::max<int64_t>(0, rows.IntOr(correlation, 0)));
+    if (!context.ReadPlacement(table, row, rows, {device, stream, correlation}, &t)) continue;
     t.bytes = static_cast<uint64_t>(std::max<int64_t>(0, rows.IntOr(bytes, 0)));
     if (kind == TransferKind::kMemset) {
       t.name = memset_name;
