@@ -138,7 +138,10 @@ struct Slice {
   int64_t duration_ns = 0;
   int64_t external_id = -1;
   StringId name = 0;
-  StringId input_dims = 0;  // raw JSON text of "Input Dims" (interned: shapes repeat)
+  // Recorded input shapes (record_shapes=True), interned since shapes repeat: the JSON text
+  // {"dims": <"Input Dims">, "types": <"Input type">, "concrete": <"Concrete Inputs">}, the last
+  // two left out when absent; 0 = none.
+  StringId inputs = 0;
   uint32_t track = 0;
   SliceKind kind = SliceKind::kOp;
   int64_t end_ns() const { return start_ns + duration_ns; }

@@ -288,7 +288,17 @@ void ChunkBuilder::AddSlice(const RawEvent& event, SliceKind kind) {
   s.duration_ns = event.dur_ns;
   s.external_id = event.args.has_external_id ? event.args.external_id : -1;
   s.name = out_->strings.Intern(event.name);
-  if (!event.args.input_dims.empty()) s.input_dims = out_->strings.Intern(event.args.input_dims);
+  if (!event.args.input_dims.empty()) {
+    inputs_text_.assign("{\"dims\": ").append(event.args.input_dims);
+    if (!event.args.input_types.empty()) {
+      inputs_text_.append(", \"types\": ").append(event.args.input_types);
+    }
+    if (!event.args.input_values.empty()) {
+      inputs_text_.append(", \"concrete\": ").append(event.args.input_values);
+    }
+    inputs_text_.push_back('}');
+    s.inputs = out_->strings.Intern(inputs_text_);
+  }
   s.track = TrackOf(event);
   s.kind = kind;
   out_->slices.push_back(s);

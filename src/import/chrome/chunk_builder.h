@@ -95,6 +95,7 @@ class ChunkBuilder {
   std::unordered_map<TrackKey, uint32_t, TrackKeyHash> track_index_;
   std::unordered_map<int64_t, uint32_t> device_index_;
   std::string last_category_text_;
+  std::string inputs_text_;  // reused buffer for Slice::inputs
   Category last_category_ = Category::kNone;
 };
 

@@ -103,7 +103,7 @@ void ChunkMerger::Append(ChunkResult&& chunk) {
   }
   for (Slice s : chunk.slices) {
     s.name = strings[s.name];
-    s.input_dims = strings[s.input_dims];
+    s.inputs = strings[s.inputs];
     s.track = tracks[s.track];
     trace_->slices.push_back(s);
   }

@@ -252,6 +252,15 @@ error_code ReadArgs(value v, RawArgs* args) {
         if (key.Is("Input Dims") || key.Is("Input dims")) {
           err = RawContainer(val, &args->input_dims);
           args->input_dims = Trim(args->input_dims);
+        } else if (key.Is("Input type")) {
+          err = RawContainer(val, &args->input_types);
+          args->input_types = Trim(args->input_types);
+        }
+        break;
+      case 'C':
+        if (key.Is("Concrete Inputs")) {
+          err = RawContainer(val, &args->input_values);
+          args->input_values = Trim(args->input_values);
         }
         break;
       case 'n':

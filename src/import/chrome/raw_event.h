@@ -30,6 +30,8 @@ struct RawArgs {
   int64_t occupancy_percent = -1;
   int64_t bytes = -1;              // "bytes" (memcpy/memset) or "size" (MTIA dma_request)
   std::string_view input_dims;     // raw JSON of "Input Dims"
+  std::string_view input_types;    // raw JSON of "Input type"
+  std::string_view input_values;   // raw JSON of "Concrete Inputs" (scalars as strings)
   std::string_view metadata_name;  // M events: process_name / thread_name
   std::string_view labels;         // M events: process_labels
 };
