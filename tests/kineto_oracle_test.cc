@@ -30,76 +30,15 @@
 #include <utility>
 #include <vector>
 
+#include "support/kineto_events.h"
 #include "support/run_tensormorph.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// ------------------------------------------------------------------------------------------------
-// Exact decimal-µs text → integer ns.
-
-// Converts the decimal text of a microsecond value (e.g. "1712195495505543.2", "12", "-3.0005",
-// "1.5e3") to nanoseconds: everything up to the third fractional digit is kept exactly, the rest
-// rounds half away from zero. Returns nullopt on malformed text or overflow.
-std::optional<int64_t> MicrosTextToNanos(const std::string& text) {
-  size_t i = 0;
-  bool negative = false;
-  if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
-    negative = text[i] == '-';
-    ++i;
-  }
-  std::string digits;  // all mantissa digits, decimal point removed
-  int64_t int_digits = 0;
-  bool seen_point = false;
-  for (; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c >= '0' && c <= '9') {
-      digits.push_back(c);
-      if (!seen_point) ++int_digits;
-    } else if ((c == '.' || c == ',') && !seen_point) {
-      seen_point = true;
-    } else {
-      break;
-    }
-  }
-  if (digits.empty()) return std::nullopt;
-  int64_t exponent = 0;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    ++i;
-    bool exp_negative = false;
-    if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
-      exp_negative = text[i] == '-';
-      ++i;
-    }
-    if (i >= text.size()) return std::nullopt;
-    for (; i < text.size(); ++i) {
-      if (text[i] < '0' || text[i] > '9') return std::nullopt;
-      exponent = exponent * 10 + (text[i] - '0');
-      if (exponent > 100000) return std::nullopt;
-    }
-    if (exp_negative) exponent = -exponent;
-  }
-  if (i != text.size()) return std::nullopt;
-
-  // value = 0.<digits> * 10^(int_digits + exponent) µs; in ns the decimal point sits after
-  // `point` digits.
-  const int64_t point = int_digits + exponent + 3;
-  __int128 magnitude = 0;
-  const __int128 limit = static_cast<__int128>(INT64_MAX);
-  for (int64_t k = 0; k < point; ++k) {
-    const int d = k < static_cast<int64_t>(digits.size()) ? digits[k] - '0' : 0;
-    magnitude = magnitude * 10 + d;
-    if (magnitude > limit) return std::nullopt;
-  }
-  if (point >= 0 && point < static_cast<int64_t>(digits.size()) && digits[point] >= '5') {
-    ++magnitude;  // half away from zero: the first dropped digit decides
-  }
-  if (magnitude > limit) return std::nullopt;
-  const auto value = static_cast<int64_t>(magnitude);
-  return negative ? -value : value;
-}
+using tensormorph::testing::Gunzip;
+using tensormorph::testing::MicrosTextToNanos;
 
 TEST(KinetoOracleConverter, MicrosTextToNanos) {
   EXPECT_EQ(MicrosTextToNanos("0"), 0);
@@ -257,29 +196,6 @@ class KinetoSax : public nlohmann::json_sax<json> {
   std::string event_key_;
   Event event_;
 };
-
-std::string Gunzip(const fs::path& path, std::string* error) {
-  gzFile gz = gzopen(path.c_str(), "rb");
-  if (gz == nullptr) {
-    *error = "gzopen failed";
-    return {};
-  }
-  std::string data;
-  std::vector<char> buf(1 << 20);
-  for (;;) {
-    const int n = gzread(gz, buf.data(), static_cast<unsigned>(buf.size()));
-    if (n < 0) {
-      int errnum = 0;
-      *error = std::string("gzread failed: ") + gzerror(gz, &errnum);
-      gzclose(gz);
-      return {};
-    }
-    if (n == 0) break;
-    data.append(buf.data(), static_cast<size_t>(n));
-  }
-  gzclose(gz);
-  return data;
-}
 
 OracleResult ComputeOracle(const fs::path& path) {
   OracleResult result;

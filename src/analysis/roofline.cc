@@ -12,20 +12,20 @@
 namespace tensormorph {
 namespace {
 
-constexpr Metric kPeakMetric[kPrecisionCount] = {Metric::kFp64FlopsPerS, Metric::kFp32FlopsPerS,
-                                                 Metric::kFp32FlopsPerS};
+constexpr Metric kPeakMetric[kCounterPrecisionCount] = {
+    Metric::kFp64FlopsPerS, Metric::kFp32FlopsPerS, Metric::kFp32FlopsPerS};
 
 struct Group {
   RooflineRow row;
   const Trace* trace = nullptr;
   uint32_t device = kNoDevice;
   // Launches with totals.
-  std::array<std::optional<double>, kPrecisionCount> flops;
+  std::array<std::optional<double>, kCounterPrecisionCount> flops;
   double dram_bytes = 0;
   int64_t time_ns = 0;
   uint64_t total_launches = 0;
   // Launches with rates only (no duration): averaged with equal weights.
-  std::array<std::optional<double>, kPrecisionCount> flops_per_s;
+  std::array<std::optional<double>, kCounterPrecisionCount> flops_per_s;
   double bytes_per_s = 0;
   uint64_t rate_launches = 0;
   int64_t rate_time_ns = 0;
@@ -38,7 +38,7 @@ void AddOptional(std::optional<double>& sum, std::optional<double> value) {
   if (value) sum = sum.value_or(0) + *value;
 }
 
-int Dominant(const std::array<std::optional<double>, kPrecisionCount>& flops) {
+int Dominant(const std::array<std::optional<double>, kCounterPrecisionCount>& flops) {
   // Ties (all zero) go to fp32, the usual precision of CUDA cores, then fp64, then fp16.
   int best = -1;
   for (int p : {1, 0, 2}) {
@@ -48,7 +48,7 @@ int Dominant(const std::array<std::optional<double>, kPrecisionCount>& flops) {
 }
 
 bool AnyFlops(const LaunchWork& w) {
-  for (int p = 0; p < kPrecisionCount; ++p) {
+  for (int p = 0; p < kCounterPrecisionCount; ++p) {
     if (w.flops[p] || w.flops_per_s[p]) return true;
   }
   return false;
@@ -90,7 +90,7 @@ void ResolvePeaks(const Group& g, int p, const std::vector<DeviceSpec>& devices,
     return;
   }
   const DeviceSpec& spec = *match.spec;
-  if (p == static_cast<int>(Precision::kFp16)) {
+  if (p == static_cast<int>(CounterPrecision::kFp16)) {
     // The table's 16-bit figures are tensor-core rates; HFMA on the CUDA cores has none.
     row->no_ceiling_reason = fmt::format(
         "{} has no FP16 peak outside the tensor cores in the device database", spec.key);
@@ -138,7 +138,7 @@ void Finish(Group& g, const std::vector<DeviceSpec>& devices) {
     achieved_bytes = g.bytes_per_s / g.rate_launches;
     row.arithmetic_intensity = *achieved_bytes > 0 ? *achieved_flops / *achieved_bytes : 0;
   }
-  row.precision = static_cast<Precision>(p);
+  row.precision = static_cast<CounterPrecision>(p);
   row.achieved_flops_per_s = achieved_flops;
   row.achieved_bytes_per_s = achieved_bytes;
   ResolvePeaks(g, p, devices, &row);
@@ -198,12 +198,13 @@ RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces,
       }
       g.from_rates |= w.from_rates;
       if (w.dram_bytes) {
-        for (int p = 0; p < kPrecisionCount; ++p) AddOptional(g.flops[p], w.flops[p]);
+        for (int p = 0; p < kCounterPrecisionCount; ++p) AddOptional(g.flops[p], w.flops[p]);
         g.dram_bytes += *w.dram_bytes;
         g.time_ns += k.duration_ns;
         ++g.total_launches;
       } else {
-        for (int p = 0; p < kPrecisionCount; ++p) AddOptional(g.flops_per_s[p], w.flops_per_s[p]);
+        for (int p = 0; p < kCounterPrecisionCount; ++p)
+          AddOptional(g.flops_per_s[p], w.flops_per_s[p]);
         g.bytes_per_s += *w.dram_bytes_per_s;
         g.rate_time_ns += k.duration_ns;
         ++g.rate_launches;

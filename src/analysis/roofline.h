@@ -41,9 +41,9 @@ struct RooflineQuery {
 struct RooflineRow {
   std::string name;
   Backend backend = Backend::kOther;
-  std::string device;                      // DeviceLabel
-  Precision precision = Precision::kFp32;  // the precision with the most FLOPs
-  uint64_t count = 0;                      // launches that contributed
+  std::string device;                                    // DeviceLabel
+  CounterPrecision precision = CounterPrecision::kFp32;  // the precision with the most FLOPs
+  uint64_t count = 0;                                    // launches that contributed
   int64_t total_ns = 0;
   // Totals; absent when the launches gave only rates and no duration to scale them by.
   std::optional<double> flops, dram_bytes;

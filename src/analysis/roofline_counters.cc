@@ -16,7 +16,7 @@ struct PrecisionNames {
 };
 
 // FP16 counts packed half2 instructions, as Nsight Compute's half-precision roofline does.
-constexpr PrecisionNames kNames[kPrecisionCount] = {
+constexpr PrecisionNames kNames[kCounterPrecisionCount] = {
     {'d', "D", "Double", {1, 1, 2}},
     {'f', "F", "Single", {1, 1, 2}},
     {'h', "H", "Half", {2, 2, 4}},
@@ -85,7 +85,7 @@ std::optional<double> FlopRate(const Metrics& m, int p) {
   // Labels of the chart's "<Word> Precision Achieved Value" body item. Its "FMA Operations Per
   // Cycle" is already 2 x the FMA instructions (158.12 = 2 x 79.06 in the sample export). Only
   // the single and double precision items have been seen; half precision is read by raw name.
-  if (p == static_cast<int>(Precision::kFp16)) return std::nullopt;
+  if (p == static_cast<int>(CounterPrecision::kFp16)) return std::nullopt;
   const std::string item = fmt::format("{} Precision Achieved Value", n.word);
   std::optional<double> fma =
       m.Label(item, fmt::format("Predicated-On {}FMA Operations Per Cycle", n.upper));
@@ -111,13 +111,13 @@ std::optional<double> DramRate(const Metrics& m) {
 
 }  // namespace
 
-const char* PrecisionName(Precision precision) {
+const char* CounterPrecisionName(CounterPrecision precision) {
   switch (precision) {
-    case Precision::kFp64:
+    case CounterPrecision::kFp64:
       return "fp64";
-    case Precision::kFp32:
+    case CounterPrecision::kFp32:
       return "fp32";
-    case Precision::kFp16:
+    case CounterPrecision::kFp16:
       return "fp16";
   }
   return "fp32";
@@ -130,7 +130,7 @@ LaunchWork ReadLaunchWork(const Trace& trace, const KernelCounters& counters, in
   const Metrics m(trace, counters);
   const double seconds = duration_ns > 0 ? duration_ns * 1e-9 : 0;
   // Counts win over rates: they are exact, the rates are rounded to what ncu prints.
-  for (int p = 0; p < kPrecisionCount; ++p) {
+  for (int p = 0; p < kCounterPrecisionCount; ++p) {
     if (w.flops[p]) continue;
     std::optional<double> rate = FlopRate(m, p);
     if (!rate) continue;
@@ -157,7 +157,7 @@ LaunchWork ReadLaunchWork(const Trace& trace, const KernelCounters& counters, in
 MeasuredPeaks ReadMeasuredPeaks(const Trace& trace, const KernelCounters& counters) {
   MeasuredPeaks peaks;
   const Metrics m(trace, counters);
-  for (int p = 0; p < kPrecisionCount; ++p) {
+  for (int p = 0; p < kCounterPrecisionCount; ++p) {
     const PrecisionNames& n = kNames[p];
     // peak_sustained counts FMA instructions per cycle; an FMA is 2 FLOPs (4 for packed half2).
     std::optional<double> raw =
@@ -168,7 +168,7 @@ MeasuredPeaks ReadMeasuredPeaks(const Trace& trace, const KernelCounters& counte
       peaks.flops_per_s[p] = n.weights[2] * *raw;
       continue;
     }
-    if (p == static_cast<int>(Precision::kFp16)) continue;  // its labels have not been seen
+    if (p == static_cast<int>(CounterPrecision::kFp16)) continue;  // its labels have not been seen
     // "Theoretical Predicated-On FFMA Operations" is already 2 x the FMA peak (43,520 = 2 x
     // 21,760 in the sample export).
     const std::string item = fmt::format("{} Precision Roofline", n.word);

@@ -20,16 +20,18 @@
 
 namespace tensormorph {
 
-enum class Precision : uint8_t { kFp64, kFp32, kFp16 };
-inline constexpr int kPrecisionCount = 3;
-const char* PrecisionName(Precision precision);  // "fp64", "fp32", "fp16"
+// The precisions Nsight Compute's roofline counts FLOPs for; the values index per-precision arrays.
+// (Framework ops have more: Precision in analysis/flops/op_work.h.)
+enum class CounterPrecision : uint8_t { kFp64, kFp32, kFp16 };
+inline constexpr int kCounterPrecisionCount = 3;
+const char* CounterPrecisionName(CounterPrecision precision);  // "fp64", "fp32", "fp16"
 
 struct LaunchWork {
   // Totals over the launch (the importer's counts), or rate x duration when only rates exist.
-  std::array<std::optional<double>, kPrecisionCount> flops;
+  std::array<std::optional<double>, kCounterPrecisionCount> flops;
   std::optional<double> dram_bytes;
   // Per-second rates when the export gave only rates and no duration to turn them into totals.
-  std::array<std::optional<double>, kPrecisionCount> flops_per_s;
+  std::array<std::optional<double>, kCounterPrecisionCount> flops_per_s;
   std::optional<double> dram_bytes_per_s;
   bool from_rates = false;  // some figure came from per-cycle rates, not counts
 };
@@ -38,7 +40,7 @@ struct LaunchWork {
 LaunchWork ReadLaunchWork(const Trace& trace, const KernelCounters& counters, int64_t duration_ns);
 
 struct MeasuredPeaks {
-  std::array<std::optional<double>, kPrecisionCount> flops_per_s;
+  std::array<std::optional<double>, kCounterPrecisionCount> flops_per_s;
   std::optional<double> dram_bytes_per_s;
 };
 

@@ -41,9 +41,10 @@ void RenderTable(std::ostream& out, const RooflineResult& result) {
   table.AddColumn("Name", A::kLeft, kNameWidth);
   for (const RooflineRow& r : result.rows) {
     const char* bound = BoundName(r);
-    table.AddRow({FormatDuration(r.total_ns), std::to_string(r.count), PrecisionName(r.precision),
-                  fmt::format("{:.3g}", r.arithmetic_intensity), Sci(r.achieved_flops_per_s),
-                  Sci(r.achieved_bytes_per_s), Sci(r.ceiling_flops_per_s),
+    table.AddRow({FormatDuration(r.total_ns), std::to_string(r.count),
+                  CounterPrecisionName(r.precision), fmt::format("{:.3g}", r.arithmetic_intensity),
+                  Sci(r.achieved_flops_per_s), Sci(r.achieved_bytes_per_s),
+                  Sci(r.ceiling_flops_per_s),
                   r.percent_of_roof ? fmt::format("{:.1f}", *r.percent_of_roof) : "-",
                   bound ? bound : "-", r.peak_source.empty() ? "none" : r.peak_source, r.name});
   }
@@ -73,7 +74,7 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
     rows.push_back({{"name", r.name},
                     {"backend", BackendName(r.backend)},
                     {"device", r.device},
-                    {"precision", PrecisionName(r.precision)},
+                    {"precision", CounterPrecisionName(r.precision)},
                     {"count", r.count},
                     {"total_ns", r.total_ns},
                     {"flops", OrNull(r.flops)},
@@ -112,7 +113,7 @@ void RenderCsv(std::ostream& out, const RooflineResult& result) {
   for (const RooflineRow& r : result.rows) {
     const char* bound = BoundName(r);
     WriteCsvRow(
-        out, {r.name, BackendName(r.backend), r.device, PrecisionName(r.precision),
+        out, {r.name, BackendName(r.backend), r.device, CounterPrecisionName(r.precision),
               std::to_string(r.count), std::to_string(r.total_ns), Exact(r.flops),
               Exact(r.dram_bytes), Exact(r.arithmetic_intensity), Exact(r.achieved_flops_per_s),
               Exact(r.achieved_bytes_per_s), Exact(r.peak_flops_per_s), Exact(r.peak_bytes_per_s),

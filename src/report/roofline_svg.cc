@@ -23,7 +23,8 @@ constexpr size_t kLabelledDots = 5;
 constexpr size_t kShortNameLength = 36;
 
 // Colour-blind-safe and legible on white: fp64 purple, fp32 blue, fp16 orange.
-constexpr std::array<const char*, kPrecisionCount> kColour = {"#7b3294", "#1f5fa8", "#d95f02"};
+constexpr std::array<const char*, kCounterPrecisionCount> kColour = {"#7b3294", "#1f5fa8",
+                                                                     "#d95f02"};
 
 std::string Escape(std::string_view s) {
   std::string out;
@@ -124,7 +125,7 @@ bool Plottable(const RooflineRow& r) {
 struct Ceilings {
   std::string device, source;
   std::optional<double> bandwidth;
-  std::array<std::optional<double>, kPrecisionCount> peak;
+  std::array<std::optional<double>, kCounterPrecisionCount> peak;
   bool others_differ = false;  // rows of other devices with other (or no) peaks
 };
 
@@ -240,14 +241,14 @@ void DrawRoofs(Svg& svg, const Ceilings& c, const LogAxis& x, const LogAxis& y) 
     }
   }
   std::vector<std::pair<double, int>> labels;  // (y, precision), nudged apart below
-  for (int p = 0; p < kPrecisionCount; ++p) {
+  for (int p = 0; p < kCounterPrecisionCount; ++p) {
     if (!c.peak[p]) continue;
     const double peak = *c.peak[p];
     const double ridge = c.bandwidth ? peak / *c.bandwidth : x.Min();
     const double px0 = x.At(std::max(ridge, x.Min())), py = y.At(peak);
     svg.Line(px0, py, kRight, py,
              fmt::format(R"(class="ceiling" data-precision="{}" stroke="{}" stroke-width="2")",
-                         PrecisionName(static_cast<Precision>(p)), kColour[p]));
+                         CounterPrecisionName(static_cast<CounterPrecision>(p)), kColour[p]));
     labels.emplace_back(py + 4, p);
     if (c.bandwidth && ridge >= x.Min() && ridge <= x.Max()) {
       const double px = x.At(ridge);
@@ -266,7 +267,8 @@ void DrawRoofs(Svg& svg, const Ceilings& c, const LogAxis& x, const LogAxis& y) 
   }
   for (const auto& [ly, p] : labels) {
     svg.Text(kRight + 6, ly,
-             fmt::format("{} {}FLOP/s", PrecisionName(static_cast<Precision>(p)), Si(*c.peak[p])),
+             fmt::format("{} {}FLOP/s", CounterPrecisionName(static_cast<CounterPrecision>(p)),
+                         Si(*c.peak[p])),
              fmt::format(R"(fill="{}" font-size="11")", kColour[p]));
   }
 }
@@ -281,7 +283,7 @@ std::string Tooltip(const RooflineRow& r) {
   std::string t = fmt::format(
       "{}\ndevice: {}\nprecision: {}\nintensity: {:.4g} FLOP/B\n"
       "achieved: {}FLOP/s",
-      r.name, r.device, PrecisionName(r.precision), r.arithmetic_intensity,
+      r.name, r.device, CounterPrecisionName(r.precision), r.arithmetic_intensity,
       Si(*r.achieved_flops_per_s));
   t += r.percent_of_roof ? fmt::format("\nof roof: {:.1f}%", *r.percent_of_roof)
                          : "\nof roof: unknown (no ceiling)";
@@ -325,7 +327,8 @@ void DrawLegend(Svg& svg, const std::vector<const RooflineRow*>& rows) {
   for (int p : present) {
     svg.Add(fmt::format(R"(<rect x="{:.2f}" y="{:.2f}" width="10" height="10" fill="{}"/>)", px,
                         kTop - 18, kColour[p]));
-    svg.Text(px + 14, kTop - 9, PrecisionName(static_cast<Precision>(p)), R"(fill="#222")");
+    svg.Text(px + 14, kTop - 9, CounterPrecisionName(static_cast<CounterPrecision>(p)),
+             R"(fill="#222")");
     px += 60;
   }
   svg.Text(px, kTop - 9, "dot area proportional to total time; hover a dot for details",

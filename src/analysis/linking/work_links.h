@@ -3,10 +3,16 @@
 //
 // The rule (DESIGN §3, as Kineto and Holistic Trace Analysis link them):
 //  1. the launch is the runtime or driver call with the same correlation id;
-//  2. the op is the framework op with the launch's External id when the trace records it, else the
-//     innermost op on the launch's thread enclosing the launch's start;
-//  3. kernels sharing the correlation of a graph launch (cudaGraphLaunch, hipGraphLaunch, ...) are
-//     a graph replay: attributed to the op around the graph launch and marked as graph kernels.
+//  2. the op is the innermost framework op on the launch's thread enclosing the launch's start;
+//     failing that, the op whose External id the launch (or, without a launch, the kernel)
+//     carries, if that op's time window holds the launch (the kernel start). External ids alone
+//     are not trusted: older Kineto wrote the correlation id into runtime calls' External id, so
+//     it names an unrelated op (alexnet_a100_cuda_sync_trace.json.gz: correlation 218);
+//  3. without an op, the innermost user annotation (record_function range, not ProfilerStep#N)
+//     around the launch: serving frameworks such as SGLang replay CUDA/HIP graphs under their own
+//     annotations with no aten op around the graph launch;
+//  4. kernels sharing the correlation of a graph launch (cudaGraphLaunch, hipGraphLaunch, ...) are
+//     a graph replay: attributed like any other kernel of that launch and marked as graph kernels.
 // Whatever cannot be linked says why (WorkOrigin); nothing is dropped.
 #pragma once
 
@@ -21,15 +27,16 @@ namespace tensormorph {
 constexpr uint32_t kNoRow = UINT32_MAX;
 
 enum class WorkOrigin : uint8_t {
-  kOp,        // linked to a framework op
-  kNoOp,      // its launch call is in the trace, but no framework op encloses it
-  kNoLaunch,  // no launch call with its correlation id (GPU-only trace, or the call fell outside)
+  kOp,          // linked to a framework op
+  kAnnotation,  // no op, but a user annotation encloses the launch
+  kNoOp,        // its launch call is in the trace, but no op or annotation encloses it
+  kNoLaunch,    // no launch call with its correlation id (GPU-only trace, or the call fell outside)
 };
-const char* WorkOriginName(WorkOrigin origin);  // "op", "no_op", "no_launch"
+const char* WorkOriginName(WorkOrigin origin);  // "op", "annotation", "no_op", "no_launch"
 
 struct WorkLink {
   uint32_t launch = kNoRow;  // index into Trace::api_calls
-  uint32_t op = kNoRow;      // index into Trace::slices (a SliceKind::kOp row)
+  uint32_t op = kNoRow;      // index into Trace::slices: the kOp row, or the kUserAnnotation row
   WorkOrigin origin = WorkOrigin::kNoLaunch;
   bool graph = false;           // one kernel of a graph replay
   bool by_external_id = false;  // the op was found by External id rather than by time
@@ -51,8 +58,11 @@ TraceLinks LinkTrace(const Trace& trace);
 bool IsGraphLaunch(std::string_view api_name);
 
 // The innermost slice of `kind` on `track` whose [start, end] contains `time_ns`, or kNoRow. Uses
-// the parent links: O(log n + nesting depth).
+// the parent links: O(log n + nesting depth). ProfilerStep#N annotations never count: steps are
+// not an attribution target (see analysis/steps).
 uint32_t EnclosingSlice(const Trace& trace, const TraceLinks& links, uint32_t track,
                         int64_t time_ns, SliceKind kind);
+
+bool IsStepAnnotation(std::string_view slice_name);  // ProfilerStep#N
 
 }  // namespace tensormorph

@@ -36,20 +36,21 @@ struct OpKernel {
 };
 
 struct OpRow {
-  std::string name;   // op name (aten::addmm), or "(unattributed: no_launch)" style for the rest
-  std::string stack;  // module path when by_stack, "a > b > c"; empty otherwise
-  int input = -1;     // index into the inputs, when by_input or by_instance
+  // The op name (aten::addmm); the annotation name for kernels attributed to a record_function
+  // range; for kernels with neither, a description of why ("(launched outside any op)").
+  std::string name;
+  std::string stack;      // module path when by_stack, "a > b > c"; empty otherwise
+  int input = -1;         // index into the inputs, when by_input or by_instance
   int64_t start_ns = -1;  // by_instance: when the call started
-  bool attributed = true;  // false for the rows of kernels without an op
   uint64_t calls = 0;
   int64_t host_ns = 0;  // summed inclusive wall time of the calls
   // Device time of the kernels this op launched itself (it is their innermost op), and of those
   // launched anywhere inside it (its children's too; each kernel counted once per name).
   int64_t device_ns = 0;
   int64_t device_inclusive_ns = 0;
-  uint64_t kernels = 0;        // kernel launches it made itself
-  uint64_t graph_kernels = 0;  // of those, kernels of graph replays
-  int64_t transfer_ns = 0;     // memcpy/memset time it launched itself
+  uint64_t kernels = 0;                 // kernel launches it made itself
+  uint64_t graph_kernels = 0;           // of those, kernels of graph replays
+  int64_t transfer_ns = 0;              // memcpy/memset time it launched itself
   std::vector<OpPlacement> placements;  // by device time, largest first
   std::vector<OpKernel> top_kernels;
   // Work estimated from recorded shapes (src/analysis/flops), summed over calls with shapes.
@@ -57,19 +58,21 @@ struct OpRow {
   std::optional<double> bytes;
   uint64_t calls_with_flops = 0;
   std::optional<double> achieved_flops_per_s;  // flops / device_inclusive_ns, when both exist
-  int64_t total_ns = 0;  // the ranking key: device_inclusive_ns, or host_ns in host-only traces
+  int64_t flops_device_ns = 0;                 // device_inclusive_ns of the calls that have flops
+  std::string origin = "op";  // WorkOriginName: "op", "annotation", "no_op", "no_launch"
+  int64_t total_ns = 0;  // the ranking key: device_ns (self, so rows add up), host_ns if host-only
 };
 
 struct OpSummary {
   std::vector<OpRow> rows;  // ranked like every per-kernel analysis (ranking.h)
   size_t row_count_before_top = 0;
-  uint64_t ops = 0;                  // op calls seen
-  uint64_t kernels = 0;              // kernels seen (after filters)
-  int64_t kernel_ns = 0;             // their summed time
-  uint64_t attributed_kernels = 0;   // linked to an op
+  uint64_t ops = 0;                 // op calls seen
+  uint64_t kernels = 0;             // kernels seen (after filters)
+  int64_t kernel_ns = 0;            // their summed time
+  uint64_t attributed_kernels = 0;  // linked to an op
   int64_t attributed_ns = 0;
   uint64_t graph_kernels = 0;
-  bool host_only = false;            // no device work at all: rows ranked by host time
+  bool host_only = false;  // no device work at all: rows ranked by host time
 };
 
 OpSummary SummarizeOps(const std::vector<const Trace*>& traces, const OpQuery& query);

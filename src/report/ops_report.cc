@@ -1,0 +1,208 @@
+#include "report/ops_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "model/time.h"
+#include "report/csv.h"
+#include "report/json_output.h"
+#include "report/table.h"
+
+namespace tensormorph {
+namespace {
+
+constexpr size_t kNameWidth = 70;
+
+// "cuda:0 NVIDIA H100 (100%)" or "cuda:0 ... 60% + rocm:1 ... 40%"; "host" without device work.
+std::string PlacementText(const OpRow& row, bool with_device) {
+  if (row.placements.empty()) return "host";
+  int64_t total_ns = 0;
+  for (const OpPlacement& p : row.placements) total_ns += p.device_ns;
+  std::vector<std::string> parts;
+  for (const OpPlacement& p : row.placements) {
+    const std::string where = with_device ? p.device : BackendName(p.backend);
+    if (row.placements.size() == 1) return where;
+    parts.push_back(
+        fmt::format("{} {:.0f}%", where, total_ns > 0 ? 100.0 * p.device_ns / total_ns : 0.0));
+  }
+  return fmt::format("{}", fmt::join(parts, " + "));
+}
+
+std::string DisplayName(const OpRow& row) {
+  std::string name = row.stack.empty() ? row.name : row.stack + " > " + row.name;
+  if (row.origin == "annotation") name += " [annotation]";
+  return name;
+}
+
+std::string Rate(const std::optional<double>& flops_per_s) {
+  return flops_per_s ? fmt::format("{:.3g}", *flops_per_s) : "-";
+}
+
+void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces, const OpQuery& query,
+                 const OpSummary& summary) {
+  TextTable table;
+  using A = TextTable::Align;
+  const bool instances = query.by_instance;
+  if (instances) table.AddColumn("Start", A::kRight);
+  for (const char* h : {"Device(self)", "Device(incl)", "Host", "Calls", "Kernels", "FLOP/s"}) {
+    table.AddColumn(h, A::kRight);
+  }
+  table.AddColumn("Served by", A::kLeft, 40);
+  if (query.by_input || instances) table.AddColumn("Input", A::kRight);
+  table.AddColumn(query.by_stack ? "Module path > op" : "Op", A::kLeft, kNameWidth);
+  for (const OpRow& r : summary.rows) {
+    std::vector<std::string> cells;
+    if (instances)
+      cells.push_back(r.start_ns >= 0 ? FormatDuration(r.start_ns - traces[r.input]->span_start_ns)
+                                      : "-");
+    cells.push_back(FormatDuration(r.device_ns));
+    cells.push_back(FormatDuration(r.device_inclusive_ns));
+    cells.push_back(r.calls > 0 ? FormatDuration(r.host_ns) : "-");
+    cells.push_back(std::to_string(r.calls));
+    cells.push_back(r.graph_kernels > 0 ? fmt::format("{} ({} graph)", r.kernels, r.graph_kernels)
+                                        : std::to_string(r.kernels));
+    cells.push_back(Rate(r.achieved_flops_per_s));
+    cells.push_back(PlacementText(r, true));
+    if (query.by_input || instances) cells.push_back(std::to_string(r.input));
+    cells.push_back(DisplayName(r));
+    table.AddRow(std::move(cells));
+  }
+  if (!summary.rows.empty()) table.Print(out);
+  out << fmt::format("\n{} op calls; {} kernels, {} of device time", summary.ops, summary.kernels,
+                     FormatDuration(summary.kernel_ns));
+  if (summary.kernels > 0) {
+    out << fmt::format(
+        "; {} kernels ({:.1f}% of the time) attributed to an op or annotation",
+        summary.attributed_kernels,
+        summary.kernel_ns > 0 ? 100.0 * summary.attributed_ns / summary.kernel_ns : 0.0);
+  }
+  if (summary.graph_kernels > 0) {
+    out << fmt::format("; {} kernels of graph replays", summary.graph_kernels);
+  }
+  if (summary.rows.size() < summary.row_count_before_top) {
+    out << fmt::format("; showing the top {} of {} rows", summary.rows.size(),
+                       summary.row_count_before_top);
+  }
+  out << '\n';
+  if (summary.host_only && summary.ops > 0) {
+    out << "no device work in the input: ops ranked by host time\n";
+  }
+  if (query.by_input || instances) {
+    for (size_t i = 0; i < traces.size(); ++i)
+      out << fmt::format("input {}: {}\n", i, traces[i]->path);
+  }
+}
+
+Json OrNull(const std::optional<double>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+
+void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces, const OpQuery& query,
+                const OpSummary& summary) {
+  Json rows = Json::array();
+  for (const OpRow& r : summary.rows) {
+    Json placements = Json::array();
+    for (const OpPlacement& p : r.placements) {
+      placements.push_back({{"backend", BackendName(p.backend)},
+                            {"device", p.device},
+                            {"device_ns", p.device_ns},
+                            {"kernels", p.kernels}});
+    }
+    Json kernels = Json::array();
+    for (const OpKernel& k : r.top_kernels) {
+      kernels.push_back({{"name", k.name}, {"count", k.count}, {"total_ns", k.total_ns}});
+    }
+    Json row = {{"name", r.name},
+                {"origin", r.origin},
+                {"stack", r.stack},
+                {"calls", r.calls},
+                {"host_ns", r.host_ns},
+                {"device_ns", r.device_ns},
+                {"device_inclusive_ns", r.device_inclusive_ns},
+                {"kernels", r.kernels},
+                {"graph_kernels", r.graph_kernels},
+                {"transfer_ns", r.transfer_ns},
+                {"placements", std::move(placements)},
+                {"top_kernels", std::move(kernels)},
+                {"flops", OrNull(r.flops)},
+                {"bytes", OrNull(r.bytes)},
+                {"calls_with_flops", r.calls_with_flops},
+                {"achieved_flops_per_s", OrNull(r.achieved_flops_per_s)}};
+    if (query.by_input || query.by_instance) row["input"] = r.input;
+    if (query.by_instance) row["start_ns"] = r.start_ns;
+    rows.push_back(std::move(row));
+  }
+  Json doc = {{"schema", "tensormorph.ops/1"},
+              {"inputs", DescribeInputs(traces)},
+              {"op_calls", summary.ops},
+              {"kernels", summary.kernels},
+              {"kernel_ns", summary.kernel_ns},
+              {"attributed_kernels", summary.attributed_kernels},
+              {"attributed_ns", summary.attributed_ns},
+              {"graph_kernels", summary.graph_kernels},
+              {"ranked_by", summary.host_only ? "host_ns" : "device_ns"},
+              {"rows", std::move(rows)}};
+  if (summary.rows.empty()) doc["note"] = "no framework ops and no device work in the input";
+  WriteJson(out, doc);
+}
+
+void RenderCsv(std::ostream& out, const OpQuery& query, const OpSummary& summary) {
+  std::vector<std::string> header = {"name",
+                                     "origin",
+                                     "stack",
+                                     "calls",
+                                     "host_ns",
+                                     "device_ns",
+                                     "device_inclusive_ns",
+                                     "kernels",
+                                     "graph_kernels",
+                                     "transfer_ns",
+                                     "served_by",
+                                     "flops",
+                                     "achieved_flops_per_s"};
+  if (query.by_input || query.by_instance) header.emplace_back("input");
+  if (query.by_instance) header.emplace_back("start_ns");
+  WriteCsvRow(out, header);
+  for (const OpRow& r : summary.rows) {
+    std::vector<std::string> fields = {
+        r.name,
+        r.origin,
+        r.stack,
+        std::to_string(r.calls),
+        std::to_string(r.host_ns),
+        std::to_string(r.device_ns),
+        std::to_string(r.device_inclusive_ns),
+        std::to_string(r.kernels),
+        std::to_string(r.graph_kernels),
+        std::to_string(r.transfer_ns),
+        PlacementText(r, true),
+        r.flops ? fmt::format("{}", *r.flops) : "",
+        r.achieved_flops_per_s ? fmt::format("{}", *r.achieved_flops_per_s) : ""};
+    if (query.by_input || query.by_instance) fields.push_back(std::to_string(r.input));
+    if (query.by_instance) fields.push_back(std::to_string(r.start_ns));
+    WriteCsvRow(out, fields);
+  }
+}
+
+}  // namespace
+
+void RenderOps(std::ostream& out, const std::vector<const Trace*>& traces, const OpQuery& query,
+               const OpSummary& summary, OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kJson:
+      RenderJson(out, traces, query, summary);
+      return;
+    case OutputFormat::kCsv:
+      RenderCsv(out, query, summary);
+      return;
+    case OutputFormat::kTable:
+      if (summary.rows.empty()) {
+        out << "no framework ops and no device work in the input\n";
+        return;
+      }
+      RenderTable(out, traces, query, summary);
+      return;
+  }
+}
+
+}  // namespace tensormorph

@@ -1,0 +1,15 @@
+// Renders an OpSummary (the Compute panel) as a table, JSON (schema tensormorph.ops/1) or CSV.
+#pragma once
+
+#include <ostream>
+#include <vector>
+
+#include "analysis/ops/ops.h"
+#include "report/output_format.h"
+
+namespace tensormorph {
+
+void RenderOps(std::ostream& out, const std::vector<const Trace*>& traces, const OpQuery& query,
+               const OpSummary& summary, OutputFormat format);
+
+}  // namespace tensormorph
