@@ -8,6 +8,7 @@
 
 #include "analysis/kernels.h"
 #include "analysis/ranking.h"
+#include "analysis/roofline_ops.h"
 
 namespace tensormorph {
 namespace {
@@ -62,55 +63,17 @@ void ResolvePeaks(const Group& g, int p, const std::vector<DeviceSpec>& devices,
     row->peak_source = "measured";
     return;
   }
-  if (g.device >= g.trace->devices.size()) {
-    row->no_ceiling_reason = "the trace does not say which device ran the kernel";
-    return;
-  }
-  const Device& d = g.trace->devices[g.device];
-  if (d.name.empty()) {
-    row->no_ceiling_reason =
-        "the trace does not name the device (an Nsight Compute details page does not; export "
-        "--page raw, which carries device__attribute_display_name) and it measured no peaks";
-    return;
-  }
-  DeviceQuery query;
-  query.name = d.name;
-  if (d.backend == Backend::kCuda && d.compute_major > 0) {
-    query.architecture = fmt::format("{}.{}", d.compute_major, d.compute_minor);
-  }
-  query.backend = d.backend;
-  if (d.sm_count > 0) query.compute_units = d.sm_count;
-  if (d.total_memory_bytes > 0) query.memory_bytes = d.total_memory_bytes;
-  DeviceMatch match = MatchDevice(devices, query);
-  if (!match.matched()) {
-    row->no_ceiling_reason = fmt::format(
-        "device '{}' not in the device database: {}; add it "
-        "with --device-spec",
-        d.name, match.reason);
-    return;
-  }
-  const DeviceSpec& spec = *match.spec;
   if (p == static_cast<int>(CounterPrecision::kFp16)) {
     // The table's 16-bit figures are tensor-core rates; HFMA on the CUDA cores has none.
-    row->no_ceiling_reason = fmt::format(
-        "{} has no FP16 peak outside the tensor cores in the device database", spec.key);
-    return;
+    const Device* d = g.device < g.trace->devices.size() ? &g.trace->devices[g.device] : nullptr;
+    const DeviceMatch match = d ? MatchTraceDevice(devices, *d) : DeviceMatch{};
+    if (match.matched()) {
+      row->no_ceiling_reason = fmt::format(
+          "{} has no FP16 peak outside the tensor cores in the device database", match.spec->key);
+      return;
+    }
   }
-  const std::optional<Figure>& flops = spec.Get(kPeakMetric[p]);
-  const std::optional<Figure>& bandwidth = spec.Get(Metric::kMemoryBandwidthBytesPerS);
-  if (!flops || !bandwidth) {
-    row->no_ceiling_reason =
-        fmt::format("{} has no {} figure", spec.key,
-                    MetricName(!flops ? kPeakMetric[p] : Metric::kMemoryBandwidthBytesPerS));
-    return;
-  }
-  // Figures are for the whole package; the runtime shows each GCD of an MI250 as a device.
-  const double per_device = std::max(spec.devices_per_package, 1);
-  row->peak_flops_per_s = flops->value / per_device;
-  row->peak_bytes_per_s = bandwidth->value / per_device;
-  const bool from_spec_file =
-      flops->confidence == Confidence::kSpecFile || bandwidth->confidence == Confidence::kSpecFile;
-  row->peak_source = fmt::format("{}: {}", from_spec_file ? "device spec" : "database", spec.key);
+  ResolveDatabasePeaks(*g.trace, g.device, kPeakMetric[p], devices, row);
 }
 
 void Finish(Group& g, const std::vector<DeviceSpec>& devices) {
@@ -138,22 +101,63 @@ void Finish(Group& g, const std::vector<DeviceSpec>& devices) {
     achieved_bytes = g.bytes_per_s / g.rate_launches;
     row.arithmetic_intensity = *achieved_bytes > 0 ? *achieved_flops / *achieved_bytes : 0;
   }
-  row.precision = static_cast<CounterPrecision>(p);
+  row.precision = ToPrecision(static_cast<CounterPrecision>(p));
   row.achieved_flops_per_s = achieved_flops;
   row.achieved_bytes_per_s = achieved_bytes;
   ResolvePeaks(g, p, devices, &row);
-  if (row.peak_flops_per_s && row.peak_bytes_per_s && *row.peak_bytes_per_s > 0) {
-    row.ceiling_flops_per_s =
-        std::min(*row.peak_flops_per_s, row.arithmetic_intensity * *row.peak_bytes_per_s);
-    const double ridge = *row.peak_flops_per_s / *row.peak_bytes_per_s;
-    row.memory_bound = row.arithmetic_intensity < ridge;
-    if (achieved_flops && *row.ceiling_flops_per_s > 0) {
-      row.percent_of_roof = 100 * *achieved_flops / *row.ceiling_flops_per_s;
-    }
-  }
+  ApplyCeiling(&row);
 }
 
 }  // namespace
+
+void ResolveDatabasePeaks(const Trace& trace, uint32_t device, Metric peak_metric,
+                          const std::vector<DeviceSpec>& devices, RooflineRow* row) {
+  if (device >= trace.devices.size()) {
+    row->no_ceiling_reason = "the trace does not say which device ran the kernel";
+    return;
+  }
+  const Device& d = trace.devices[device];
+  if (d.name.empty()) {
+    row->no_ceiling_reason =
+        "the trace does not name the device (an Nsight Compute details page does not; export "
+        "--page raw, which carries device__attribute_display_name) and it measured no peaks";
+    return;
+  }
+  const DeviceMatch match = MatchTraceDevice(devices, d);
+  if (!match.matched()) {
+    row->no_ceiling_reason =
+        fmt::format("device '{}' not in the device database: {}; add it with --device-spec", d.name,
+                    match.reason);
+    return;
+  }
+  const DeviceSpec& spec = *match.spec;
+  const std::optional<Figure>& flops = spec.Get(peak_metric);
+  const std::optional<Figure>& bandwidth = spec.Get(Metric::kMemoryBandwidthBytesPerS);
+  if (!flops || !bandwidth) {
+    row->no_ceiling_reason =
+        fmt::format("{} has no {} figure", spec.key,
+                    MetricName(!flops ? peak_metric : Metric::kMemoryBandwidthBytesPerS));
+    return;
+  }
+  // Figures are for the whole package; the runtime shows each GCD of an MI250 as a device.
+  const double per_device = std::max(spec.devices_per_package, 1);
+  row->peak_flops_per_s = flops->value / per_device;
+  row->peak_bytes_per_s = bandwidth->value / per_device;
+  const bool from_spec_file =
+      flops->confidence == Confidence::kSpecFile || bandwidth->confidence == Confidence::kSpecFile;
+  row->peak_source = fmt::format("{}: {}", from_spec_file ? "device spec" : "database", spec.key);
+}
+
+void ApplyCeiling(RooflineRow* row) {
+  if (!row->peak_flops_per_s || !row->peak_bytes_per_s || *row->peak_bytes_per_s <= 0) return;
+  row->ceiling_flops_per_s =
+      std::min(*row->peak_flops_per_s, row->arithmetic_intensity * *row->peak_bytes_per_s);
+  const double ridge = *row->peak_flops_per_s / *row->peak_bytes_per_s;
+  row->memory_bound = row->arithmetic_intensity < ridge;
+  if (row->achieved_flops_per_s && *row->ceiling_flops_per_s > 0) {
+    row->percent_of_roof = 100 * *row->achieved_flops_per_s / *row->ceiling_flops_per_s;
+  }
+}
 
 RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces,
                                const RooflineQuery& query) {
@@ -162,6 +166,12 @@ RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces,
   std::map<std::string, uint64_t> skipped;
   std::map<std::tuple<std::string, Backend, std::string>, Group> groups;
   for (const Trace* trace : traces) {
+    if (trace->kernel_counters.empty()) {
+      // No hardware counters: estimate from framework op shapes where the trace recorded them.
+      result.kernel_count += trace->kernels.size();
+      AddOpShapeRows(*trace, devices, &result.rows, &skipped);
+      continue;
+    }
     std::vector<const KernelCounters*> counters(trace->kernels.size(), nullptr);
     for (const KernelCounters& c : trace->kernel_counters) {
       if (c.kernel < counters.size()) counters[c.kernel] = &c;

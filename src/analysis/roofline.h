@@ -15,14 +15,15 @@
 
 #include "analysis/roofline_counters.h"
 #include "devices/device_db.h"
+#include "model/precision.h"
 #include "model/trace.h"
 
 namespace tensormorph {
 
 // Why a kernel without counters has no row.
 inline constexpr const char* kNoCountersReason =
-    "no counters (use Nsight Compute metrics; a FLOP counter over framework op shapes is not "
-    "built yet)";
+    "no counters (collect Nsight Compute metrics, or profile framework ops with "
+    "record_shapes=True for the FLOP counter)";
 inline constexpr const char* kNoFlopsReason =
     "no FLOP counts (for no precision were its add, mul and fma instruction counts all "
     "collected)";
@@ -41,9 +42,9 @@ struct RooflineQuery {
 struct RooflineRow {
   std::string name;
   Backend backend = Backend::kOther;
-  std::string device;                                    // DeviceLabel
-  CounterPrecision precision = CounterPrecision::kFp32;  // the precision with the most FLOPs
-  uint64_t count = 0;                                    // launches that contributed
+  std::string device;                      // DeviceLabel
+  Precision precision = Precision::kFp32;  // the precision with the most FLOPs
+  uint64_t count = 0;                      // launches that contributed
   int64_t total_ns = 0;
   // Totals; absent when the launches gave only rates and no duration to scale them by.
   std::optional<double> flops, dram_bytes;
@@ -56,6 +57,10 @@ struct RooflineRow {
   std::string peak_source;           // "measured", "database: KEY", "device spec: KEY"
   std::string no_ceiling_reason;
   bool from_rates = false;  // achieved figures derived from the export's per-cycle rates
+  // Where FLOPs and bytes come from: "counters" (Nsight Compute metrics, bytes measured at DRAM)
+  // or "op shapes" (the FLOP counter over framework ops; bytes are the lower bound of reading
+  // each operand and writing the output once, so the intensity is an upper bound).
+  std::string source = "counters";
 };
 
 struct RooflineSkip {
@@ -71,5 +76,13 @@ struct RooflineResult {
 };
 
 RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces, const RooflineQuery& query);
+
+// The device database's peak `peak_metric` and memory bandwidth for a device of the trace into
+// row->peak_*, with peak_source; or no_ceiling_reason when the device is unknown or unmatched.
+void ResolveDatabasePeaks(const Trace& trace, uint32_t device, Metric peak_metric,
+                          const std::vector<DeviceSpec>& devices, RooflineRow* row);
+
+// The ceiling at the row's intensity, the bound and the percent of roof, when peaks are known.
+void ApplyCeiling(RooflineRow* row);
 
 }  // namespace tensormorph

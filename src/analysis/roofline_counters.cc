@@ -111,16 +111,16 @@ std::optional<double> DramRate(const Metrics& m) {
 
 }  // namespace
 
-const char* CounterPrecisionName(CounterPrecision precision) {
+Precision ToPrecision(CounterPrecision precision) {
   switch (precision) {
     case CounterPrecision::kFp64:
-      return "fp64";
+      return Precision::kFp64;
     case CounterPrecision::kFp32:
-      return "fp32";
+      return Precision::kFp32;
     case CounterPrecision::kFp16:
-      return "fp16";
+      return Precision::kFp16;
   }
-  return "fp32";
+  return Precision::kUnknown;
 }
 
 LaunchWork ReadLaunchWork(const Trace& trace, const KernelCounters& counters, int64_t duration_ns) {

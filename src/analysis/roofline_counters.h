@@ -16,6 +16,7 @@
 #include <array>
 #include <optional>
 
+#include "model/precision.h"
 #include "model/trace.h"
 
 namespace tensormorph {
@@ -24,7 +25,7 @@ namespace tensormorph {
 // (Framework ops have more: Precision in analysis/flops/op_work.h.)
 enum class CounterPrecision : uint8_t { kFp64, kFp32, kFp16 };
 inline constexpr int kCounterPrecisionCount = 3;
-const char* CounterPrecisionName(CounterPrecision precision);  // "fp64", "fp32", "fp16"
+Precision ToPrecision(CounterPrecision precision);
 
 struct LaunchWork {
   // Totals over the launch (the importer's counts), or rate x duration when only rates exist.

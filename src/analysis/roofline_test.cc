@@ -126,7 +126,7 @@ TEST(RooflineTest, NsightComputeRooflineChartExport) {
   EXPECT_NEAR(*row.achieved_flops_per_s, flops_per_s, flops_per_s * 1e-12);
   EXPECT_NEAR(*row.achieved_bytes_per_s, bytes_per_s, bytes_per_s * 1e-12);
   EXPECT_NEAR(row.arithmetic_intensity, flops_per_s / bytes_per_s, 1e-12);  // 0.99726 FLOP/B
-  EXPECT_EQ(row.precision, CounterPrecision::kFp32);
+  EXPECT_EQ(row.precision, Precision::kFp32);
   EXPECT_FALSE(row.flops);  // no duration: no totals
   EXPECT_TRUE(row.from_rates);
   EXPECT_EQ(row.peak_source, "measured");

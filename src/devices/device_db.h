@@ -111,6 +111,13 @@ inline DeviceMatch MatchDevice(const DeviceQuery& query) {
   return MatchDevice(BuiltInDevices(), query);
 }
 
+// The query a trace's device gives: its name, compute capability (CUDA), backend, SM/CU count
+// and memory size, each only when the trace reported it.
+DeviceQuery QueryForTraceDevice(const Device& device);
+
+// MatchDevice for a device of a trace; an unnamed device matches nothing and says so.
+DeviceMatch MatchTraceDevice(const std::vector<DeviceSpec>& devices, const Device& device);
+
 // "sm_80" from "8.0", "80", "sm_80", "SM80"; "gfx90a" from "gfx90a:sramecc+:xnack-"; other
 // text lowercased. Empty stays empty.
 std::string NormalizeArchitecture(std::string_view architecture);

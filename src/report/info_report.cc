@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "analysis/kernels.h"
+#include "devices/device_db.h"
 #include "model/time.h"
 #include "report/csv.h"
 #include "report/json_output.h"
@@ -62,6 +63,13 @@ std::string DeviceDetails(const Device& d) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
+// {"key": "a100-sxm4-40gb", "reason": ...} or {"key": null, "reason": why nothing matched}.
+Json DatabaseMatchJson(const Device& device) {
+  const DeviceMatch match = MatchTraceDevice(BuiltInDevices(), device);
+  return {{"key", match.matched() ? Json(match.spec->key) : Json(nullptr)},
+          {"reason", match.reason}};
+}
+
 void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces) {
   for (size_t i = 0; i < traces.size(); ++i) {
     const Trace& t = *traces[i];
@@ -74,6 +82,10 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces) {
       std::string details = DeviceDetails(t.devices[d]);
       out << fmt::format("  {}  {}{}\n", d == 0 ? "devices " : "        ", DeviceLabel(t, d, false),
                          details.empty() ? "" : " (" + details + ")");
+      const DeviceMatch match = MatchTraceDevice(BuiltInDevices(), t.devices[d]);
+      out << (match.matched()
+                  ? fmt::format("            device database: {}\n", match.spec->key)
+                  : fmt::format("            not in the device database: {}\n", match.reason));
     }
     if (t.described_device_count > 0) {
       out << fmt::format("            ({} described in the trace header)\n",
@@ -114,7 +126,8 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces) {
            {"trace_id", dev.trace_id},
            {"compute_capability", fmt::format("{}.{}", dev.compute_major, dev.compute_minor)},
            {"sm_count", dev.sm_count},
-           {"memory_bytes", dev.total_memory_bytes}});
+           {"memory_bytes", dev.total_memory_bytes},
+           {"database", DatabaseMatchJson(dev)}});
     }
     input["devices"] = std::move(devices);
     input["described_device_count"] = t.described_device_count;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "model/time.h"
 #include "report/csv.h"
 #include "report/json_output.h"
@@ -41,10 +43,9 @@ void RenderTable(std::ostream& out, const RooflineResult& result) {
   table.AddColumn("Name", A::kLeft, kNameWidth);
   for (const RooflineRow& r : result.rows) {
     const char* bound = BoundName(r);
-    table.AddRow({FormatDuration(r.total_ns), std::to_string(r.count),
-                  CounterPrecisionName(r.precision), fmt::format("{:.3g}", r.arithmetic_intensity),
-                  Sci(r.achieved_flops_per_s), Sci(r.achieved_bytes_per_s),
-                  Sci(r.ceiling_flops_per_s),
+    table.AddRow({FormatDuration(r.total_ns), std::to_string(r.count), PrecisionName(r.precision),
+                  fmt::format("{:.3g}", r.arithmetic_intensity), Sci(r.achieved_flops_per_s),
+                  Sci(r.achieved_bytes_per_s), Sci(r.ceiling_flops_per_s),
                   r.percent_of_roof ? fmt::format("{:.1f}", *r.percent_of_roof) : "-",
                   bound ? bound : "-", r.peak_source.empty() ? "none" : r.peak_source, r.name});
   }
@@ -61,6 +62,11 @@ void RenderTable(std::ostream& out, const RooflineResult& result) {
                          r.no_ceiling_reason);
     }
   }
+  if (std::any_of(result.rows.begin(), result.rows.end(),
+                  [](const RooflineRow& r) { return r.source == "op shapes"; })) {
+    out << "FLOPs and bytes of op rows are estimated from recorded op shapes; bytes are a lower "
+           "bound (each operand read once), so FLOP/B is an upper bound\n";
+  }
   for (const RooflineSkip& s : result.skipped) {
     out << fmt::format("skipped {} launches: {}\n", s.count, s.reason);
   }
@@ -74,7 +80,7 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
     rows.push_back({{"name", r.name},
                     {"backend", BackendName(r.backend)},
                     {"device", r.device},
-                    {"precision", CounterPrecisionName(r.precision)},
+                    {"precision", PrecisionName(r.precision)},
                     {"count", r.count},
                     {"total_ns", r.total_ns},
                     {"flops", OrNull(r.flops)},
@@ -90,7 +96,8 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
                     {"peak_source", r.peak_source.empty() ? Json(nullptr) : Json(r.peak_source)},
                     {"no_ceiling_reason",
                      r.no_ceiling_reason.empty() ? Json(nullptr) : Json(r.no_ceiling_reason)},
-                    {"from_rates", r.from_rates}});
+                    {"from_rates", r.from_rates},
+                    {"source", r.source}});
   }
   Json skipped = Json::array();
   for (const RooflineSkip& s : result.skipped) {
@@ -109,16 +116,16 @@ void RenderCsv(std::ostream& out, const RooflineResult& result) {
               {"name", "backend", "device", "precision", "count", "total_ns", "flops", "dram_bytes",
                "arithmetic_intensity", "achieved_flops_per_s", "achieved_bytes_per_s",
                "peak_flops_per_s", "peak_bytes_per_s", "ceiling_flops_per_s", "percent_of_roof",
-               "bound", "peak_source", "no_ceiling_reason"});
+               "bound", "peak_source", "no_ceiling_reason", "source"});
   for (const RooflineRow& r : result.rows) {
     const char* bound = BoundName(r);
     WriteCsvRow(
-        out, {r.name, BackendName(r.backend), r.device, CounterPrecisionName(r.precision),
+        out, {r.name, BackendName(r.backend), r.device, PrecisionName(r.precision),
               std::to_string(r.count), std::to_string(r.total_ns), Exact(r.flops),
               Exact(r.dram_bytes), Exact(r.arithmetic_intensity), Exact(r.achieved_flops_per_s),
               Exact(r.achieved_bytes_per_s), Exact(r.peak_flops_per_s), Exact(r.peak_bytes_per_s),
               Exact(r.ceiling_flops_per_s), Exact(r.percent_of_roof), bound ? bound : "",
-              r.peak_source, r.no_ceiling_reason});
+              r.peak_source, r.no_ceiling_reason, r.source});
   }
 }
 

@@ -22,9 +22,11 @@ constexpr double kMaxRadius = 16, kMinRadius = 2.5, kUntimedRadius = 4;
 constexpr size_t kLabelledDots = 5;
 constexpr size_t kShortNameLength = 36;
 
-// Colour-blind-safe and legible on white: fp64 purple, fp32 blue, fp16 orange.
-constexpr std::array<const char*, kCounterPrecisionCount> kColour = {"#7b3294", "#1f5fa8",
-                                                                     "#d95f02"};
+// Legible on white, indexed by Precision: unknown grey, fp64 purple, fp32 blue, tf32 teal,
+// fp16 orange, bf16 brown, fp8 green, int8 magenta (the three counter precisions stay
+// colour-blind-safe among themselves).
+constexpr std::array<const char*, kPrecisionCount> kColour = {
+    "#777777", "#7b3294", "#1f5fa8", "#1b9e77", "#d95f02", "#8c510a", "#4d9221", "#c51b7d"};
 
 std::string Escape(std::string_view s) {
   std::string out;
@@ -125,7 +127,7 @@ bool Plottable(const RooflineRow& r) {
 struct Ceilings {
   std::string device, source;
   std::optional<double> bandwidth;
-  std::array<std::optional<double>, kCounterPrecisionCount> peak;
+  std::array<std::optional<double>, kPrecisionCount> peak;
   bool others_differ = false;  // rows of other devices with other (or no) peaks
 };
 
@@ -241,14 +243,14 @@ void DrawRoofs(Svg& svg, const Ceilings& c, const LogAxis& x, const LogAxis& y) 
     }
   }
   std::vector<std::pair<double, int>> labels;  // (y, precision), nudged apart below
-  for (int p = 0; p < kCounterPrecisionCount; ++p) {
+  for (int p = 0; p < kPrecisionCount; ++p) {
     if (!c.peak[p]) continue;
     const double peak = *c.peak[p];
     const double ridge = c.bandwidth ? peak / *c.bandwidth : x.Min();
     const double px0 = x.At(std::max(ridge, x.Min())), py = y.At(peak);
     svg.Line(px0, py, kRight, py,
              fmt::format(R"(class="ceiling" data-precision="{}" stroke="{}" stroke-width="2")",
-                         CounterPrecisionName(static_cast<CounterPrecision>(p)), kColour[p]));
+                         PrecisionName(static_cast<Precision>(p)), kColour[p]));
     labels.emplace_back(py + 4, p);
     if (c.bandwidth && ridge >= x.Min() && ridge <= x.Max()) {
       const double px = x.At(ridge);
@@ -267,8 +269,7 @@ void DrawRoofs(Svg& svg, const Ceilings& c, const LogAxis& x, const LogAxis& y) 
   }
   for (const auto& [ly, p] : labels) {
     svg.Text(kRight + 6, ly,
-             fmt::format("{} {}FLOP/s", CounterPrecisionName(static_cast<CounterPrecision>(p)),
-                         Si(*c.peak[p])),
+             fmt::format("{} {}FLOP/s", PrecisionName(static_cast<Precision>(p)), Si(*c.peak[p])),
              fmt::format(R"(fill="{}" font-size="11")", kColour[p]));
   }
 }
@@ -283,7 +284,7 @@ std::string Tooltip(const RooflineRow& r) {
   std::string t = fmt::format(
       "{}\ndevice: {}\nprecision: {}\nintensity: {:.4g} FLOP/B\n"
       "achieved: {}FLOP/s",
-      r.name, r.device, CounterPrecisionName(r.precision), r.arithmetic_intensity,
+      r.name, r.device, PrecisionName(r.precision), r.arithmetic_intensity,
       Si(*r.achieved_flops_per_s));
   t += r.percent_of_roof ? fmt::format("\nof roof: {:.1f}%", *r.percent_of_roof)
                          : "\nof roof: unknown (no ceiling)";
@@ -327,8 +328,7 @@ void DrawLegend(Svg& svg, const std::vector<const RooflineRow*>& rows) {
   for (int p : present) {
     svg.Add(fmt::format(R"(<rect x="{:.2f}" y="{:.2f}" width="10" height="10" fill="{}"/>)", px,
                         kTop - 18, kColour[p]));
-    svg.Text(px + 14, kTop - 9, CounterPrecisionName(static_cast<CounterPrecision>(p)),
-             R"(fill="#222")");
+    svg.Text(px + 14, kTop - 9, PrecisionName(static_cast<Precision>(p)), R"(fill="#222")");
     px += 60;
   }
   svg.Text(px, kTop - 9, "dot area proportional to total time; hover a dot for details",

@@ -78,7 +78,7 @@ const Dot* Find(const std::vector<Dot>& dots, const std::string& text) {
   return nullptr;
 }
 
-RooflineRow Row(std::string name, CounterPrecision p, double intensity, double achieved, int64_t ns,
+RooflineRow Row(std::string name, Precision p, double intensity, double achieved, int64_t ns,
                 std::string device = "cuda:0 Test GPU") {
   RooflineRow r;
   r.name = std::move(name);
@@ -90,9 +90,7 @@ RooflineRow Row(std::string name, CounterPrecision p, double intensity, double a
   r.device = std::move(device);
   // Test GPU: 1 TB/s, fp64 10, fp32 40, fp16 80 TFLOP/s.
   r.peak_bytes_per_s = 1e12;
-  r.peak_flops_per_s = p == CounterPrecision::kFp64   ? 10e12
-                       : p == CounterPrecision::kFp32 ? 40e12
-                                                      : 80e12;
+  r.peak_flops_per_s = p == Precision::kFp64 ? 10e12 : p == Precision::kFp32 ? 40e12 : 80e12;
   r.ceiling_flops_per_s = std::min(*r.peak_flops_per_s, intensity * 1e12);
   r.percent_of_roof = 100 * achieved / *r.ceiling_flops_per_s;
   r.peak_source = "database: test";
@@ -102,17 +100,16 @@ RooflineRow Row(std::string name, CounterPrecision p, double intensity, double a
 RooflineResult Synthetic() {
   RooflineResult result;
   result.rows = {
-      Row("void gemm<float, 128>(float*, int) & \"quoted\" 'x' <y>", CounterPrecision::kFp32, 10,
-          5e12, 4000000),
-      Row("dgemm", CounterPrecision::kFp64, 1, 5e11, 1000000),
-      Row("hgemm_tensorless", CounterPrecision::kFp16, 100, 2e13, 500000),
-      Row("elementwise_a", CounterPrecision::kFp32, 0.5, 1e11, 200000),
-      Row("elementwise_b", CounterPrecision::kFp32, 0.25, 1e11, 100000),
-      Row("elementwise_c", CounterPrecision::kFp32, 0.3, 2e11, 50000),
-      Row("no_time_kernel", CounterPrecision::kFp32, 2, 1e12, 0),
+      Row("void gemm<float, 128>(float*, int) & \"quoted\" 'x' <y>", Precision::kFp32, 10, 5e12,
+          4000000),
+      Row("dgemm", Precision::kFp64, 1, 5e11, 1000000),
+      Row("hgemm_tensorless", Precision::kFp16, 100, 2e13, 500000),
+      Row("elementwise_a", Precision::kFp32, 0.5, 1e11, 200000),
+      Row("elementwise_b", Precision::kFp32, 0.25, 1e11, 100000),
+      Row("elementwise_c", Precision::kFp32, 0.3, 2e11, 50000),
+      Row("no_time_kernel", Precision::kFp32, 2, 1e12, 0),
   };
-  RooflineRow other =
-      Row("other_device_kernel", CounterPrecision::kFp32, 4, 1e12, 10000, "cuda:1 Big");
+  RooflineRow other = Row("other_device_kernel", Precision::kFp32, 4, 1e12, 10000, "cuda:1 Big");
   other.peak_bytes_per_s = 3e12;
   result.rows.push_back(other);
   result.kernel_count = result.rows.size();
@@ -197,7 +194,7 @@ TEST(RooflineSvgTest, NoIntensityStillCharts) {
   RooflineResult result;
   result.kernel_count = 12;
   result.skipped.push_back({"no counters & no luck", 12});
-  RooflineRow untimed = Row("rates_only", CounterPrecision::kFp32, 0, 0, 0);
+  RooflineRow untimed = Row("rates_only", Precision::kFp32, 0, 0, 0);
   untimed.achieved_flops_per_s.reset();
   result.rows.push_back(untimed);
   const std::string svg = RenderRooflineSvg(result);

@@ -9,6 +9,7 @@
 #include "analysis/kernels.h"
 #include "analysis/linking/work_links.h"
 #include "analysis/ops/op_stacks.h"
+#include "analysis/ops/slice_device_time.h"
 #include "analysis/ranking.h"
 
 namespace tensormorph {
@@ -107,8 +108,8 @@ void OpAggregator::Add(const Trace& trace, int input, bool several_inputs) {
   const OpStacks stacks(trace, links, query_.by_stack);
   constexpr size_t kNone = SIZE_MAX;
   std::vector<size_t> row_of_slice(trace.slices.size(), kNone);
-  // Device time of the kernels launched inside each attribution target, its descendants' too.
-  std::vector<int64_t> inclusive_ns(trace.slices.size(), 0);
+  const std::vector<int64_t> inclusive_ns =
+      ComputeSliceDeviceTime(trace, links, stacks, query_.backend).inclusive_ns;
   std::map<std::pair<StringId, StringId>, std::optional<OpWork>> work_cache;
   std::vector<std::optional<OpWork>> work_of_slice;  // only filled for counted ops
   work_of_slice.resize(trace.slices.size());
@@ -162,7 +163,6 @@ void OpAggregator::Add(const Trace& trace, int input, bool several_inputs) {
     // counts the kernel once.
     chain_rows.clear();
     for (uint32_t s = link.op; s != kNoRow; s = stacks.TargetParentOf(s)) {
-      inclusive_ns[s] = SaturatingAdd(inclusive_ns[s], kernel.duration_ns);
       const size_t row = row_of_slice[s];
       if (row == kNone ||
           std::find(chain_rows.begin(), chain_rows.end(), row) != chain_rows.end()) {

@@ -1,0 +1,47 @@
+// FLOPs and minimum memory traffic of a framework op (matmul, convolution, attention) from the
+// shapes Kineto records with record_shapes=True.
+//
+// Conventions follow torch.utils.flop_counter, so numbers can be checked against FlopCounterMode:
+// a multiply-add counts 2 FLOPs (2*M*N*K for a matmul, not (2K-1)*M*N); bias additions, softmax
+// and scaling are not counted; attention counts the two matmuls (Q@K^T and P@V) with no discount
+// for causal masking; a transposed convolution counts each input point times the whole filter.
+//
+// Composite ops and the ops they call are all known here (aten::linear -> aten::addmm,
+// aten::conv2d -> aten::convolution -> aten::_convolution -> aten::cudnn_convolution,
+// aten::scaled_dot_product_attention -> aten::_scaled_dot_product_flash_attention ->
+// aten::_flash_attention_forward): a caller that sums over an op tree must count one level only,
+// for example the outermost counted op.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/precision.h"
+
+namespace tensormorph {
+
+struct OpWork {
+  double flops = 0;  // floating-point operations (a multiply-add counts 2)
+  // Lower bound on memory traffic: every tensor operand read once plus the output written once
+  // (the output has the element type of the first multiplied operand). 0 when an operand's element
+  // size is unknown (no "Input type", or a type not in the table); `formula` then says so. A
+  // partial sum is not reported because it would look like a real bound.
+  double bytes = 0;
+  // The element type of the first multiplied operand (mat1, input, query), not of a bias.
+  Precision precision = Precision::kUnknown;
+  std::string formula;  // human-readable, e.g. "2*M*N*K (M=128, N=256, K=512)"
+};
+
+// `inputs_json` is Slice::inputs: {"dims": <Kineto "Input Dims">, "types": <"Input type">,
+// "concrete": <"Concrete Inputs">}; "types" and "concrete" may be absent. Returns nullopt for ops
+// it does not know, or whose shapes are missing, malformed or inconsistent (never a guess), and
+// for results that are not finite. Convolutions need stride/padding/dilation/groups from
+// "Concrete Inputs"; without them the result is nullopt. Never throws.
+std::optional<OpWork> EstimateOpWork(std::string_view op_name, std::string_view inputs_json);
+
+// True for the op names EstimateOpWork knows.
+bool IsFlopCountedOp(std::string_view op_name);
+
+}  // namespace tensormorph

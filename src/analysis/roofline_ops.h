@@ -1,0 +1,31 @@
+// Roofline rows from framework ops with recorded shapes, for traces without hardware counters:
+// FLOPs and a lower bound on bytes from the FLOP counter (analysis/flops), device time from the
+// kernels each op call launched (analysis/linking). Used by AnalyzeRoofline.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analysis/roofline.h"
+
+namespace tensormorph {
+
+// Why kernels of a counter-less trace have no op-shape row.
+inline constexpr const char* kNoCountedOpReason =
+    "no counters, and not launched by a framework op with recorded shapes that the FLOP counter "
+    "knows (mm, addmm, bmm, baddbmm, matmul, linear, convolution, scaled-dot-product attention; "
+    "profile with record_shapes=True, or collect Nsight Compute metrics)";
+
+// Appends one row per (op name, backend, device) for the outermost FLOP-counted op calls of
+// `trace` (aten::linear, not also the aten::addmm inside it); adds the kernels it could not
+// cover to `skipped`, by reason.
+void AddOpShapeRows(const Trace& trace, const std::vector<DeviceSpec>& devices,
+                    std::vector<RooflineRow>* rows, std::map<std::string, uint64_t>* skipped);
+
+// The device-database peak that bounds an op of this precision: matrix-unit rates for the
+// 16- and 8-bit formats and TF32; for FP32 and FP64 the matrix rate where the table has one
+// (AMD CDNA, NVIDIA FP64 tensor cores), else the vector rate.
+std::vector<Metric> PeakMetricsFor(Precision precision);
+
+}  // namespace tensormorph
