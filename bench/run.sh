@@ -98,3 +98,6 @@ fi
   echo "|---|---:|---:|---:|---:|---:|---:|---:|"
   printf '%s\n' "${rows[@]}"
 } | tee "$out/results.md"
+
+# The Nsight Systems SQLite import benchmark, with its own table (TM_BENCH_NSYS_MB=0 skips it).
+bench/run_nsys.sh

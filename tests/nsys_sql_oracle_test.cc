@@ -308,7 +308,12 @@ TEST(NsysSqlOracle, InfoDescribesEachExport) {
               count("CUPTI_ACTIVITY_KIND_RUNTIME"));
     EXPECT_EQ(counts["driver_calls"],
               count("CUPTI_ACTIVITY_KIND_RUNTIME", " WHERE eventClass IN (1, 13)"));
-    EXPECT_EQ(counts["annotations"], count("NVTX_EVENTS", " WHERE eventType IN (59, 60, 70, 71)"));
+    // Ranges: PyTorch's emit_nvtx ones ("aten::view, op_id = 314290") are framework ops.
+    const std::string ranges = " WHERE eventType IN (59, 60, 70, 71)";
+    const std::string pytorch = " AND (text LIKE '%, op_id = %' OR text LIKE '%, seq = %')";
+    EXPECT_EQ(counts["ops"], count("NVTX_EVENTS", ranges + pytorch));
+    EXPECT_EQ(counts["annotations"].get<int64_t>() + counts["ops"].get<int64_t>(),
+              count("NVTX_EVENTS", ranges));
 
     // Devices: those that ran something, by deviceId; properties from TARGET_INFO_GPU.
     std::set<int64_t> device_ids;
@@ -342,6 +347,33 @@ TEST(NsysSqlOracle, InfoDescribesEachExport) {
       }
       EXPECT_TRUE(warned) << "no warning about the missing TARGET_INFO_GPU";
     }
+  }
+}
+
+TEST(NsysSqlOracle, LaunchLinksFollowCorrelationWithinAProcess) {
+  // nsys stats joins a kernel to its runtime call on correlationId and the process
+  // (k.globalPid == r.globalTid & 0xFFFFFFFFFF000000): correlation ids repeat across processes.
+  // In the two-GPU export 11 kernels share an id with a call of another process; they must not
+  // be linked to it.
+  for (const fs::path& file : Exports()) {
+    SCOPED_TRACE(file.filename().string());
+    Db db(file);
+    if (!db.HasTable("CUPTI_ACTIVITY_KIND_KERNEL") || !db.HasTable("CUPTI_ACTIVITY_KIND_RUNTIME")) {
+      continue;
+    }
+    const int64_t unlaunched = db.Int(
+        "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE NOT EXISTS (SELECT 1 FROM "
+        "CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = k.correlationId AND "
+        "(r.globalTid & 0xFFFFFFFFFF000000) = k.globalPid)");
+    RunResult raw;
+    std::optional<json> doc = RunJson({"ops", "--format", "json", "--quiet", file.string()}, &raw);
+    ASSERT_TRUE(doc);
+    int64_t no_launch = 0;
+    for (const json& row : (*doc)["rows"]) {
+      if (row["origin"] == "no_launch") no_launch += row["kernels"].get<int64_t>();
+    }
+    EXPECT_EQ(no_launch, unlaunched);
+    if (file.filename() == "nsysai_h100_2gpu_1s_2026.2.sqlite") EXPECT_EQ(no_launch, 1810);
   }
 }
 

@@ -13,5 +13,9 @@ CommandRunner AddKernelsCommand(CLI::App* app);
 CommandRunner AddDevicesCommand(CLI::App* app);
 CommandRunner AddOccupancyCommand(CLI::App* app);
 CommandRunner AddRooflineCommand(CLI::App* app);
+CommandRunner AddOpsCommand(CLI::App* app);
+CommandRunner AddBaselineCommand(CLI::App* app);
+CommandRunner AddDiffCommand(CLI::App* app);
+CommandRunner AddTimelineCommand(CLI::App* app);
 
 }  // namespace tensormorph

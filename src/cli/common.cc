@@ -34,6 +34,7 @@ int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces) {
     ImportOptions import_options;
     import_options.threads = options.threads;
     import_options.input_format = options.input_format;
+    import_options.host_rows = options.host_rows;
     ProgressBar bar(path, !options.quiet);
     import_options.progress = [&bar](uint64_t done, uint64_t total) { bar.Update(done, total); };
     StatusOr<Trace> trace = LoadTrace(path, import_options);

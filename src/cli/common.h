@@ -23,6 +23,7 @@ struct CommonOptions {
   int threads = 0;
   bool quiet = false;
   std::string input_format;
+  bool host_rows = true;  // cleared by commands that use device rows only (ImportOptions)
 };
 
 // Adds TRACE... plus --format, --threads, --quiet and --input-format to a subcommand.

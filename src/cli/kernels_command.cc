@@ -22,6 +22,7 @@ struct KernelsOptions {
 
 CommandRunner AddKernelsCommand(CLI::App* app) {
   auto options = std::make_shared<KernelsOptions>();
+  options->common.host_rows = false;  // a kernel summary needs device rows only
   CLI::App* command = app->add_subcommand(
       "kernels", "per kernel: count, total, mean, median, min, max, std dev, % of kernel time");
   AddCommonOptions(command, &options->common);

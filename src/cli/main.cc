@@ -18,6 +18,10 @@ int main(int argc, char** argv) {
       {"devices", tensormorph::AddDevicesCommand(&app)},
       {"occupancy", tensormorph::AddOccupancyCommand(&app)},
       {"roofline", tensormorph::AddRooflineCommand(&app)},
+      {"ops", tensormorph::AddOpsCommand(&app)},
+      {"baseline", tensormorph::AddBaselineCommand(&app)},
+      {"diff", tensormorph::AddDiffCommand(&app)},
+      {"timeline", tensormorph::AddTimelineCommand(&app)},
   };
   try {
     app.parse(argc, argv);

@@ -226,6 +226,7 @@ int RunTraceForm(const OccupancyOptions& o) {
   common.threads = o.threads;
   common.quiet = o.quiet;
   common.input_format = o.input_format;
+  common.host_rows = false;  // launch configurations are on the device rows
   std::vector<Trace> traces;
   if (int rc = LoadInputs(common, &traces); rc != kExitOk) return rc;
   PrintWarnings(traces);

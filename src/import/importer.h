@@ -17,6 +17,11 @@ struct ImportOptions {
   int threads = 0;               // parser threads; 0 = one per core
   size_t chunk_bytes = 4 << 20;  // events per parser task; small keeps peak memory low
   std::string input_format;      // force an importer by name; empty = detect by content
+  // Whether the caller needs host-side rows (runtime calls, framework ops, annotations). Commands
+  // that look at device work only clear it, and importers that read those from tables of their
+  // own (Nsight Systems: RUNTIME and NVTX_EVENTS, often most of an export) skip them; the trace
+  // then says so in its metadata ("host_rows": "skipped").
+  bool host_rows = true;
   // Called now and then with (file bytes consumed, file size); may be empty.
   std::function<void(uint64_t, uint64_t)> progress;
 };

@@ -57,9 +57,12 @@ struct Kernel {
   uint32_t device = kNoDevice;  // index into Trace::devices
   int64_t stream = -1;
   Dim3 grid, block;
-  uint32_t shared_memory_bytes = 0;  // static + dynamic, as Kineto reports it
-  uint16_t registers_per_thread = 0;
-  int8_t achieved_occupancy_percent = -1;  // Kineto's estimate; -1 when absent
+  uint32_t shared_memory_bytes = 0;         // static + dynamic, as Kineto reports it
+  uint16_t registers_per_thread = 0;        // NVIDIA registers; AMD architected VGPRs
+  uint16_t accum_registers_per_thread = 0;  // AMD accumulation VGPRs (AGPRs), CDNA only
+  uint16_t scalar_registers = 0;            // AMD SGPRs per wave
+  uint8_t wave_size = 0;                    // AMD 32 or 64 when the trace says; 0 = unknown
+  int8_t achieved_occupancy_percent = -1;   // Kineto's estimate; -1 when absent
   int64_t end_ns() const { return start_ns + duration_ns; }
 };
 static_assert(sizeof(Kernel) <= 88, "Kernel rows must stay compact");

@@ -88,7 +88,8 @@ Status ReadApiCalls(ImportContext& context) {
     call.start_ns = *rows.Int(start);
     call.name = it->second;
     call.track = context.TrackOf(rows.IntOr(global_tid, 0));
-    call.link.correlation = static_cast<uint64_t>(std::max<int64_t>(0, rows.IntOr(correlation, 0)));
+    call.link.correlation =
+        context.ProcessCorrelation(rows.IntOr(global_tid, 0), rows.IntOr(correlation, 0));
     ++(call.kind == ApiKind::kDriver ? trace.counts.driver_calls : trace.counts.runtime_calls);
     trace.api_calls.push_back(call);
   }

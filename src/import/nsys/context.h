@@ -86,7 +86,7 @@ class ImportContext {
   // Where a GPU activity ran: device slot, stream and correlation id, from the columns every
   // CUPTI activity table has. Without a deviceId the row is skipped (with a warning): false.
   struct PlacementColumns {
-    int device, stream, correlation;
+    int device, stream, correlation, global_pid;
   };
   template <typename Row>
   bool ReadPlacement(std::string_view table, uint64_t row, const Statement& rows,
@@ -99,8 +99,18 @@ class ImportContext {
     out->device = DeviceSlot(*device_id);
     out->stream = rows.IntOr(columns.stream, -1);
     out->link.correlation =
-        static_cast<uint64_t>(std::max<int64_t>(0, rows.IntOr(columns.correlation, 0)));
+        ProcessCorrelation(rows.IntOr(columns.global_pid, 0), rows.IntOr(columns.correlation, 0));
     return true;
+  }
+
+  // CUPTI correlation ids are unique only within a process (nsys stats joins on correlationId
+  // and globalPid), so the model's correlation id is <process ordinal + 1:32><correlationId:32>,
+  // the ordinal counting the distinct processes (globalId >> 24, hardware and VM ids included)
+  // in the order first seen. 0 (no correlation) stays 0.
+  uint64_t ProcessCorrelation(int64_t global_id, int64_t correlation_id) {
+    if (correlation_id <= 0 || correlation_id > UINT32_MAX) return 0;
+    auto [it, added] = process_ordinals_.try_emplace(global_id >> 24, process_ordinals_.size());
+    return ((it->second + 1) << 32) | static_cast<uint64_t>(correlation_id);
   }
 
  private:
@@ -110,6 +120,7 @@ class ImportContext {
   Trace* trace_;
 
   std::optional<Statement> string_lookup_;
+  std::unordered_map<int64_t, uint64_t> process_ordinals_;
   std::unordered_map<int64_t, std::optional<StringId>> strings_;
   std::unordered_map<int64_t, uint32_t> tracks_;
   std::vector<int64_t> track_global_tids_;

@@ -17,14 +17,14 @@ Status ReadKernels(ImportContext& context) {
   if (!context.schema().HasTable(kKernelTable)) return Status::Ok();
   StatusOr<Statement> select =
       SelectColumns(context.db(), context.schema(), kKernelTable, {"start", "end", "deviceId"},
-                    {"streamId", "correlationId", "demangledName", "shortName", "mangledName",
-                     "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
-                     "staticSharedMemory", "dynamicSharedMemory"});
+                    {"streamId", "correlationId", "globalPid", "demangledName", "shortName",
+                     "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
+                     "registersPerThread", "staticSharedMemory", "dynamicSharedMemory"});
   if (!select.ok()) return select.status();
   Statement& rows = *select;
   const int start = rows.Index("start"), end = rows.Index("end");
   const int device = rows.Index("deviceId"), stream = rows.Index("streamId");
-  const int correlation = rows.Index("correlationId");
+  const int correlation = rows.Index("correlationId"), global_pid = rows.Index("globalPid");
   // nsys reports name kernels by the demangled name ("Kernel function name w/ templates"); the
   // base and mangled names stand in only when a row's demangled string is missing.
   const int names[] = {rows.Index("demangledName"), rows.Index("shortName"),
@@ -65,7 +65,8 @@ Status ReadKernels(ImportContext& context) {
       continue;
     }
     k.name = *name;
-    if (!context.ReadPlacement(kKernelTable, row, rows, {device, stream, correlation}, &k)) {
+    if (!context.ReadPlacement(kKernelTable, row, rows, {device, stream, correlation, global_pid},
+                               &k)) {
       continue;
     }
     k.grid = {ClampU32(rows.IntOr(grid[0], 0)), ClampU32(rows.IntOr(grid[1], 0)),

@@ -74,14 +74,21 @@ StatusOr<Trace> NsysImporter::Import(const std::string& path, const ImportOption
 
   ImportContext context(*db, *schema, options, &trace);
   uint64_t rows_total = 0;
-  for (std::string_view table :
-       {kKernelTable, kMemcpyTable, kMemsetTable, kRuntimeTable, kNvtxTable}) {
+  std::vector<std::string_view> tables = {kKernelTable, kMemcpyTable, kMemsetTable};
+  std::vector<Status (*)(ImportContext&)> readers = {&ReadKernels, &ReadTransfers};
+  if (options.host_rows) {
+    tables.insert(tables.end(), {kRuntimeTable, kNvtxTable});
+    readers.insert(readers.end(), {&ReadApiCalls, &ReadNvtx, &NameTracks});
+  } else {
+    trace.metadata["host_rows"] = "skipped";
+  }
+  readers.push_back(&ResolveDevices);
+  for (std::string_view table : tables) {
     if (schema->HasTable(table)) rows_total += static_cast<uint64_t>(EstimateRows(*db, table));
   }
   context.set_rows_total(rows_total);
 
-  for (Status (*read)(ImportContext&) :
-       {&ReadKernels, &ReadTransfers, &ReadApiCalls, &ReadNvtx, &NameTracks, &ResolveDevices}) {
+  for (Status (*read)(ImportContext&) : readers) {
     if (Status s = read(context); !s.ok()) return s;
   }
   context.FlushRowWarnings();

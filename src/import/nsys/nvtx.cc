@@ -1,5 +1,9 @@
 #include "import/nsys/nvtx.h"
 
+#include <fmt/format.h>
+
+#include "import/nsys/pytorch_nvtx.h"
+
 namespace tensormorph::nsys {
 namespace {
 
@@ -66,7 +70,17 @@ Status ReadNvtx(ImportContext& context) {
       continue;
     slice.start_ns = *rows.Int(start);
     if (std::optional<std::string_view> plain = rows.Text(text)) {
-      slice.name = trace.strings.Intern(*plain);
+      if (std::optional<PytorchNvtxRange> op = ParsePytorchNvtxRange(*plain)) {
+        // torch.autograd.profiler.emit_nvtx: one range per framework op.
+        slice.kind = SliceKind::kOp;
+        slice.name = trace.strings.Intern(op->name);
+        slice.external_id = op->op_id;
+        if (!op->sizes.empty()) {
+          slice.inputs = trace.strings.Intern(fmt::format("{{\"dims\": {}}}", op->sizes));
+        }
+      } else {
+        slice.name = trace.strings.Intern(*plain);
+      }
     } else if (std::optional<int64_t> id = rows.Int(text_id)) {
       StatusOr<std::optional<StringId>> registered = context.String(*id);
       if (!registered.ok()) return registered.status();
@@ -74,7 +88,7 @@ Status ReadNvtx(ImportContext& context) {
     }
     // A start/end range may end on another thread; it belongs to the one that started it.
     slice.track = context.TrackOf(rows.IntOr(global_tid, 0));
-    ++counts.annotations;
+    ++(slice.kind == SliceKind::kOp ? counts.ops : counts.annotations);
     trace.slices.push_back(slice);
   }
   return Status::Ok();

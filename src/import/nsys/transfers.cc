@@ -61,13 +61,13 @@ Status ReadTable(ImportContext& context, std::string_view table, TransferKind ki
   if (!context.schema().HasTable(table)) return Status::Ok();
   StatusOr<Statement> select =
       SelectColumns(context.db(), context.schema(), table, {"start", "end", "deviceId"},
-                    {"streamId", "correlationId", "bytes", "copyKind"});
+                    {"streamId", "correlationId", "globalPid", "bytes", "copyKind"});
   if (!select.ok()) return select.status();
   Statement& rows = *select;
   const int start = rows.Index("start"), end = rows.Index("end");
   const int device = rows.Index("deviceId"), stream = rows.Index("streamId");
   const int correlation = rows.Index("correlationId"), bytes = rows.Index("bytes");
-  const int copy_kind = rows.Index("copyKind");
+  const int copy_kind = rows.Index("copyKind"), global_pid = rows.Index("globalPid");
 
   Trace& trace = context.trace();
   const StringId memset_name = trace.strings.Intern("[CUDA memset]");
@@ -81,7 +81,8 @@ Status ReadTable(ImportContext& context, std::string_view table, TransferKind ki
     t.kind = kind;
     if (!context.CheckTimes(table, row, rows.Int(start), rows.Int(end), &t.duration_ns)) continue;
     t.start_ns = *rows.Int(start);
-    if (!context.ReadPlacement(table, row, rows, {device, stream, correlation}, &t)) continue;
+    if (!context.ReadPlacement(table, row, rows, {device, stream, correlation, global_pid}, &t))
+      continue;
     t.bytes = static_cast<uint64_t>(std::max<int64_t>(0, rows.IntOr(bytes, 0)));
     if (kind == TransferKind::kMemset) {
       t.name = memset_name;

@@ -1,0 +1,136 @@
+#include "analysis/timeline/timeline.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/kernels.h"
+#include "analysis/timeline/device_work.h"
+#include "analysis/timeline/gaps.h"
+#include "analysis/timeline/intervals.h"
+#include "analysis/timeline/launch_latency.h"
+#include "analysis/timeline/ranks.h"
+#include "analysis/timeline/step_timeline.h"
+
+namespace tensormorph {
+namespace {
+
+int64_t UnionOf(const std::vector<WorkItem>& work, auto keep) {
+  std::vector<Interval> kept;
+  for (const WorkItem& w : work) {
+    if (keep(w)) kept.push_back(w.interval());
+  }
+  return TotalLength(MergeIntervals(std::move(kept)));
+}
+
+std::vector<Interval> MergedOf(const std::vector<WorkItem>& work, auto keep) {
+  std::vector<Interval> kept;
+  for (const WorkItem& w : work) {
+    if (keep(w)) kept.push_back(w.interval());
+  }
+  return MergeIntervals(std::move(kept));
+}
+
+void FillBusyAndKinds(const std::vector<WorkItem>& work, const std::vector<Interval>& merged,
+                      DeviceTimeline* d) {
+  d->start_ns = merged.front().start_ns;
+  d->end_ns = merged.back().end_ns;
+  d->span_ns = d->end_ns - d->start_ns;
+  d->busy_ns = TotalLength(merged);
+  d->utilization_percent = d->span_ns > 0 ? 100.0 * d->busy_ns / d->span_ns : 0.0;
+  for (const WorkItem& w : work) {
+    d->kernel_count += w.kind == WorkKind::kKernel;
+    d->memcpy_count += w.kind == WorkKind::kMemcpy;
+    d->memset_count += w.kind == WorkKind::kMemset;
+  }
+  for (WorkKind kind : {WorkKind::kKernel, WorkKind::kMemcpy, WorkKind::kMemset}) {
+    const int64_t t = UnionOf(work, [kind](const WorkItem& w) { return w.kind == kind; });
+    (kind == WorkKind::kKernel   ? d->kernel_ns
+     : kind == WorkKind::kMemcpy ? d->memcpy_ns
+                                 : d->memset_ns) = t;
+  }
+  std::map<int64_t, std::vector<Interval>> by_stream;
+  for (const WorkItem& w : work) by_stream[w.stream].push_back(w.interval());
+  for (auto& [stream, intervals] : by_stream) {
+    const uint64_t count = intervals.size();
+    d->streams.push_back({stream, TotalLength(MergeIntervals(std::move(intervals))), count});
+  }
+  std::vector<Interval> kernels;
+  for (const WorkItem& w : work) {
+    if (w.kind == WorkKind::kKernel) kernels.push_back(w.interval());
+  }
+  d->concurrency_ns = ConcurrencyProfile(kernels, {d->start_ns, d->end_ns});
+}
+
+// Communication / computation / memory and HTA's temporal breakdown. HTA counts every GPU event
+// with a stream (kernels, memcpys, memsets) as a "kernel" there, so its kernel time is the span.
+void FillClasses(const std::vector<WorkItem>& work, DeviceTimeline* d) {
+  auto of_class = [](WorkClass c) { return [c](const WorkItem& w) { return w.work_class == c; }; };
+  const std::vector<Interval> comm = MergedOf(work, of_class(WorkClass::kCommunication));
+  const std::vector<Interval> comp = MergedOf(work, of_class(WorkClass::kComputation));
+  d->communication_ns = TotalLength(comm);
+  d->computation_ns = TotalLength(comp);
+  d->memory_ns = UnionOf(work, of_class(WorkClass::kMemory));
+  d->comm_comp_overlap_ns = IntersectionLength(comm, comp);
+  if (d->communication_ns > 0) {
+    d->comm_comp_overlap_percent = 100.0 * d->comm_comp_overlap_ns / d->communication_ns;
+  }
+  d->temporal.kernel_time_ns = d->span_ns;
+  d->temporal.idle_ns = d->span_ns - d->busy_ns;
+  d->temporal.compute_ns = d->computation_ns;
+  d->temporal.non_compute_ns = d->busy_ns - d->computation_ns;
+}
+
+void AnalyzeInput(int index, const TimelineInput& input, const TimelineOptions& options,
+                  TimelineResult* result) {
+  const Trace& trace = *input.trace;
+  static const TraceLinks kNoLinks;
+  const TraceLinks& links = input.links ? *input.links : kNoLinks;
+  const HostWaits waits(trace);
+  const std::vector<std::vector<WorkItem>> by_device = CollectDeviceWork(trace);
+  for (uint32_t slot = 0; slot < by_device.size(); ++slot) {
+    const std::vector<WorkItem>& work = by_device[slot];
+    if (work.empty()) continue;
+    DeviceTimeline d;
+    d.input = index;
+    d.device = slot < trace.devices.size() ? slot : kNoDevice;
+    d.label = DeviceLabel(trace, d.device, /*with_rank=*/true);
+    d.rank = trace.rank;
+    const std::vector<Interval> merged = MergeIntervals(IntervalsOf(work));
+    FillBusyAndKinds(work, merged, &d);
+    FillClasses(work, &d);
+    FindDeviceGaps(trace, links, waits, work, merged, options.min_gap_ns, &d);
+    d.launch = MeasureLaunchLatency(trace, links, work);
+    if (input.steps && !input.steps->empty()) {
+      static const std::vector<int32_t> kNone;
+      d.steps = StepsOnDevice(*input.steps, input.step_of_kernels ? *input.step_of_kernels : kNone,
+                              input.step_of_transfers ? *input.step_of_transfers : kNone, work);
+    }
+    result->devices.push_back(std::move(d));
+  }
+}
+
+}  // namespace
+
+TimelineResult AnalyzeTimeline(const std::vector<TimelineInput>& inputs,
+                               const TimelineOptions& options) {
+  TimelineResult result;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    AnalyzeInput(static_cast<int>(i), inputs[i], options, &result);
+  }
+  if (inputs.size() > 1) {
+    std::vector<std::vector<int64_t>> step_ns;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      result.ranks.push_back({static_cast<int>(i), inputs[i].trace->rank, 0, std::nullopt, false});
+      std::vector<int64_t> durations;
+      if (inputs[i].steps) {
+        for (const Step& s : *inputs[i].steps) durations.push_back(s.end_ns - s.start_ns);
+      }
+      step_ns.push_back(std::move(durations));
+    }
+    result.median_rank_step_ns =
+        MarkStragglers(step_ns, options.straggler_threshold_percent, &result.ranks);
+  }
+  return result;
+}
+
+}  // namespace tensormorph

@@ -1,0 +1,135 @@
+// The device timeline (DESIGN §4 "timeline"): per device, how much of its span it was busy, with
+// what, on which streams, how many kernels ran at once, where it sat idle and why, how long the
+// host took to get kernels onto it; per step; and across the ranks of one job, which rank is slow.
+// Definitions follow nsys analyze (gpu_gaps) and Holistic Trace Analysis (temporal breakdown,
+// communication/computation overlap, short kernels); README "tensormorph timeline" states each one.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/linking/work_links.h"
+#include "analysis/steps/steps.h"
+#include "model/trace.h"
+
+namespace tensormorph {
+
+struct TimelineOptions {
+  int64_t min_gap_ns = 100'000;  // report idle gaps strictly longer than this
+  double straggler_threshold_percent = 10;
+};
+
+enum class GapCause : uint8_t {
+  kHostLaunchDelay,  // the launch call of the work after the gap started after the gap began
+  kSynchronization,  // ... and a synchronize call on that thread ended in the gap before it
+  kMemcpyWait,       // ... and a blocking (non-Async) memcpy/memset call did instead
+  kQueued,           // the launch call came before the gap began: the GPU waited on a dependency
+  kUnknown,          // the work after the gap has no launch call in the trace
+};
+constexpr size_t kGapCauseCount = 5;
+const char* GapCauseName(GapCause cause);
+
+struct Gap {
+  int64_t start_ns = 0;
+  int64_t length_ns = 0;
+  std::string before;  // name of the work that ended when the gap began
+  std::string after;   // name of the work that started when the gap ended
+  GapCause cause = GapCause::kUnknown;
+};
+
+struct CauseTotal {
+  uint64_t count = 0;
+  int64_t total_ns = 0;
+};
+
+struct NameCount {
+  std::string name;
+  uint64_t count = 0;
+  int64_t total_ns = 0;
+};
+
+struct LaunchLatency {
+  uint64_t count = 0;  // kernels with a launch call
+  // Kernel start - launch call start, nearest-rank percentiles; 0 when count is 0.
+  int64_t p50_ns = 0, p90_ns = 0, p99_ns = 0, max_ns = 0;
+  // HTA's "short kernels": kernel duration < its launch call's duration.
+  uint64_t launch_bound_count = 0;
+  int64_t launch_bound_ns = 0;          // their summed kernel time
+  std::vector<NameCount> launch_bound;  // by count, most first (top 5)
+};
+
+struct StreamBusy {
+  int64_t stream = -1;
+  int64_t busy_ns = 0;
+  uint64_t work_count = 0;
+};
+
+struct StepTimeline {
+  int64_t number = 0;  // N of ProfilerStep#N
+  int64_t host_ns = 0;
+  uint64_t work_count = 0;  // kernels and transfers launched in the step, on this device
+  int64_t device_busy_ns = 0;
+  int64_t device_start_ns = 0, device_end_ns = 0;  // 0, 0 without work
+};
+
+// HTA's get_temporal_breakdown, for this device's work.
+struct TemporalBreakdown {
+  int64_t kernel_time_ns = 0;  // last end - first start
+  int64_t idle_ns = 0;         // kernel_time - union(all work)
+  int64_t compute_ns = 0;      // union of computation kernels
+  int64_t non_compute_ns = 0;  // union(all work) - compute
+};
+
+struct DeviceTimeline {
+  int input = 0;
+  uint32_t device = kNoDevice;  // index into that input's Trace::devices (kNoDevice: unnamed)
+  std::string label;
+  std::optional<int64_t> rank;
+  int64_t start_ns = 0, end_ns = 0;  // first start and last end of the device's work
+  int64_t span_ns = 0, busy_ns = 0;
+  double utilization_percent = 0;  // busy / span, 0..100
+  uint64_t kernel_count = 0, memcpy_count = 0, memset_count = 0;
+  int64_t kernel_ns = 0, memcpy_ns = 0, memset_ns = 0;  // union per kind
+  std::vector<StreamBusy> streams;                      // by stream id
+  std::vector<int64_t> concurrency_ns;  // [k]: time within the span with exactly k kernels running
+  int64_t communication_ns = 0, computation_ns = 0, memory_ns = 0;  // union per class
+  int64_t comm_comp_overlap_ns = 0;  // time with communication and computation both running
+  std::optional<double> comm_comp_overlap_percent;  // overlap / communication; none without comm
+  TemporalBreakdown temporal;
+  std::vector<Gap> gaps;  // by start
+  int64_t gap_total_ns = 0;
+  std::array<CauseTotal, kGapCauseCount> gap_causes{};
+  LaunchLatency launch;
+  std::vector<StepTimeline> steps;
+};
+
+struct RankSteps {
+  int input = 0;
+  std::optional<int64_t> rank;
+  size_t step_count = 0;
+  std::optional<int64_t> median_step_ns;  // median host step duration; none without steps
+  bool straggler = false;
+};
+
+struct TimelineResult {
+  std::vector<DeviceTimeline> devices;         // by input, then device
+  std::vector<RankSteps> ranks;                // one per input, filled only for several inputs
+  std::optional<int64_t> median_rank_step_ns;  // median of the ranks' medians
+};
+
+// What one input brings: the trace and what the linking and step stages found in it.
+struct TimelineInput {
+  const Trace* trace = nullptr;
+  const TraceLinks* links = nullptr;
+  const std::vector<Step>* steps = nullptr;
+  const std::vector<int32_t>* step_of_kernels = nullptr;    // StepOfKernels
+  const std::vector<int32_t>* step_of_transfers = nullptr;  // StepOfTransfers
+};
+
+TimelineResult AnalyzeTimeline(const std::vector<TimelineInput>& inputs,
+                               const TimelineOptions& options);
+
+}  // namespace tensormorph

@@ -1,0 +1,19 @@
+// The baseline document, tensormorph.baseline/1 (README "tensormorph diff"): writing it, and
+// reading it back with errors that name the position (line:column) of the offending value.
+#pragma once
+
+#include <string_view>
+
+#include "baseline/baseline.h"
+#include "model/status.h"
+#include "report/json_output.h"
+
+namespace tensormorph {
+
+Json BaselineToJson(const Baseline& baseline);
+
+// Parses and checks a whole document. Errors are kUnreadableInput, with the position of the value
+// (or of the object lacking a field) when there is one.
+StatusOr<Baseline> ParseBaseline(std::string_view text);
+
+}  // namespace tensormorph

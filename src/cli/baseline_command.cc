@@ -1,0 +1,57 @@
+// `tensormorph baseline save TRACE... -o FILE`: the compact summary `tensormorph diff` compares
+// against (src/baseline, README "tensormorph diff").
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+#include "baseline/baseline_file.h"
+#include "baseline/build.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+
+namespace tensormorph {
+namespace {
+
+// Matches the --version text in main.cc.
+constexpr const char* kCreatedBy = "tensormorph 0.1.0";
+
+struct BaselineOptions {
+  CommonOptions common;
+  std::string output;
+};
+
+}  // namespace
+
+CommandRunner AddBaselineCommand(CLI::App* app) {
+  auto options = std::make_shared<BaselineOptions>();
+  CLI::App* command =
+      app->add_subcommand("baseline", "performance baselines for `tensormorph diff`");
+  command->require_subcommand(1);
+  CLI::App* save = command->add_subcommand(
+      "save", "summarise traces (kernels, ops, per-step times) into a baseline file");
+  save->add_option("TRACE", options->common.inputs,
+                   "trace files (.json, .json.gz); several = ranks of one job")
+      ->required();
+  save->add_option("-o,--output", options->output, "the baseline file to write")->required();
+  save->add_option("--threads", options->common.threads, "parser threads (0 = one per core)")
+      ->check(CLI::Range(0, 256))
+      ->capture_default_str();
+  save->add_flag("-q,--quiet", options->common.quiet, "no progress bar");
+  save->add_option("--input-format", options->common.input_format,
+                   "skip detection and read the inputs as this format (chrome-json)");
+  return [options]() {
+    std::vector<Trace> traces;
+    if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
+    PrintWarnings(traces);
+    const Baseline baseline = BuildBaseline(Pointers(traces), kCreatedBy);
+    // Written only once every input has been read: a failed run leaves an old baseline intact.
+    if (Status s = WriteBaselineFile(options->output, baseline); !s.ok()) {
+      std::cerr << fmt::format("tensormorph: error: {}: {}\n", options->output, s.message());
+      return kExitUsage;  // a bad -o value, like any other bad option value
+    }
+    return kExitOk;
+  };
+}
+
+}  // namespace tensormorph

@@ -1,0 +1,123 @@
+// `tensormorph diff BASE NEW`: two profiles (traces or saved baselines) compared per kernel and
+// per op, with a verdict and an exit code a CI job can gate on (analysis/diff, README "tensormorph
+// diff").
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+#include "analysis/diff/diff.h"
+#include "baseline/baseline_file.h"
+#include "baseline/build.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "report/diff_report.h"
+
+namespace tensormorph {
+namespace {
+
+constexpr const char* kCreatedBy = "tensormorph 0.1.0";
+
+struct DiffCommandOptions {
+  CommonOptions common;  // inputs unused: BASE and NEW are read one by one
+  std::string base;
+  std::string next;
+  double threshold = 5;
+  double alpha = 0.05;
+  bool fail_on_regression = false;
+  size_t top = 0;
+  std::string kind = "all";
+};
+
+// A baseline file as it is, or a trace summarised into one.
+int LoadProfile(const DiffCommandOptions& options, const std::string& path, Baseline* profile,
+                DiffSource* source) {
+  source->path = path;
+  StatusOr<std::optional<Baseline>> saved = ReadBaselineFile(path);
+  if (!saved.ok()) {
+    const Status& s = saved.status();
+    std::string where = path;
+    if (s.position().line > 0) {
+      where += fmt::format(":{}:{}", s.position().line, s.position().column);
+    }
+    std::cerr << fmt::format("tensormorph: error: {}: {}\n", where, s.message());
+    return kExitUnreadable;
+  }
+  if (saved->has_value()) {
+    *profile = std::move(**saved);
+    source->is_baseline = true;
+    return kExitOk;
+  }
+  CommonOptions load = options.common;
+  load.inputs = {path};
+  std::vector<Trace> traces;
+  if (int rc = LoadInputs(load, &traces); rc != kExitOk) {
+    std::cerr << fmt::format(
+        "tensormorph: note: {}: diff reads a trace or a baseline saved by `tensormorph baseline "
+        "save` (\"schema\": \"{}\")\n",
+        path, kBaselineSchema);
+    return rc;
+  }
+  PrintWarnings(traces);
+  *profile = BuildBaseline(Pointers(traces), kCreatedBy);
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandRunner AddDiffCommand(CLI::App* app) {
+  auto options = std::make_shared<DiffCommandOptions>();
+  CLI::App* command = app->add_subcommand(
+      "diff", "compare two profiles (traces or baselines) per kernel and per op; gate on it");
+  command->add_option("BASE", options->base, "the reference: a trace or a saved baseline")
+      ->required();
+  command->add_option("NEW", options->next, "the profile to judge: a trace or a saved baseline")
+      ->required();
+  command
+      ->add_option("--threshold", options->threshold,
+                   "a row changed only when |delta %| exceeds this")
+      ->check(CLI::Range(0.0, 1e9))
+      ->capture_default_str();
+  command
+      ->add_option("--alpha", options->alpha,
+                   "significance level of the Mann-Whitney test on per-step times")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  command->add_flag("--fail-on-regression", options->fail_on_regression,
+                    "exit with 1 when any row regressed");
+  command->add_option("--top", options->top,
+                      "show only the N rows with the largest change (0 = all)");
+  command->add_option("--kind", options->kind, "compare kernels, ops or both")
+      ->check(CLI::IsMember({"kernel", "op", "all"}))
+      ->capture_default_str();
+  command->add_option("--format", options->common.format, "output format")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->capture_default_str();
+  command->add_option("--threads", options->common.threads, "parser threads (0 = one per core)")
+      ->check(CLI::Range(0, 256))
+      ->capture_default_str();
+  command->add_flag("-q,--quiet", options->common.quiet, "no progress bar");
+  command->add_option("--input-format", options->common.input_format,
+                      "skip detection and read trace inputs as this format (chrome-json)");
+  return [options]() {
+    Baseline base, next;
+    DiffSource base_source, next_source;
+    if (int rc = LoadProfile(*options, options->base, &base, &base_source); rc != kExitOk) {
+      return rc;
+    }
+    if (int rc = LoadProfile(*options, options->next, &next, &next_source); rc != kExitOk) {
+      return rc;
+    }
+    DiffOptions diff;
+    diff.threshold_percent = options->threshold;
+    diff.alpha = options->alpha;
+    diff.kernels = options->kind != "op";
+    diff.ops = options->kind != "kernel";
+    diff.top = options->top;
+    const DiffResult result = DiffProfiles(base, next, diff);
+    RenderDiff(std::cout, base_source, next_source, diff, result, FormatOf(options->common));
+    return options->fail_on_regression && result.regressed ? kExitGateFailed : kExitOk;
+  };
+}
+
+}  // namespace tensormorph

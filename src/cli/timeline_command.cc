@@ -1,0 +1,75 @@
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+#include "analysis/linking/work_links.h"
+#include "analysis/steps/steps.h"
+#include "analysis/timeline/timeline.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "report/timeline_report.h"
+
+namespace tensormorph {
+namespace {
+
+struct TimelineCommandOptions {
+  CommonOptions common;
+  double gap_us = 100;
+  double straggler_threshold_percent = 10;
+  bool gaps = false;
+};
+
+// What the linking and step stages found in one input; TimelineInput points into it.
+struct LinkedInput {
+  TraceLinks links;
+  std::vector<Step> steps;
+  std::vector<int32_t> step_of_kernels, step_of_transfers;
+};
+
+}  // namespace
+
+CommandRunner AddTimelineCommand(CLI::App* app) {
+  auto options = std::make_shared<TimelineCommandOptions>();
+  CLI::App* command = app->add_subcommand(
+      "timeline",
+      "per device: busy time, utilization, streams, concurrency, idle gaps and their causes, "
+      "launch latency, steps, ranks");
+  AddCommonOptions(command, &options->common);
+  command->add_option("--gap", options->gap_us, "report idle gaps longer than this many µs")
+      ->check(CLI::Range(0.0, 1e12))
+      ->capture_default_str();
+  command
+      ->add_option("--straggler-threshold", options->straggler_threshold_percent,
+                   "a rank is a straggler when its median step time exceeds the median over "
+                   "ranks by more than this many percent")
+      ->check(CLI::Range(0.0, 1e6))
+      ->capture_default_str();
+  command->add_flag("--gaps", options->gaps,
+                    "table: list every gap, not only the 10 longest; csv: one row per gap");
+  return [options]() {
+    std::vector<Trace> traces;
+    if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
+    PrintWarnings(traces);
+    std::vector<LinkedInput> linked(traces.size());
+    std::vector<TimelineInput> inputs;
+    for (size_t i = 0; i < traces.size(); ++i) {
+      LinkedInput& l = linked[i];
+      l.links = LinkTrace(traces[i]);
+      l.steps = FindSteps(traces[i]);
+      l.step_of_kernels = StepOfKernels(traces[i], l.links, l.steps);
+      l.step_of_transfers = StepOfTransfers(traces[i], l.links, l.steps);
+      inputs.push_back({&traces[i], &l.links, &l.steps, &l.step_of_kernels, &l.step_of_transfers});
+    }
+    TimelineOptions analysis;
+    analysis.min_gap_ns = std::llround(options->gap_us * 1000.0);
+    analysis.straggler_threshold_percent = options->straggler_threshold_percent;
+    const TimelineResult result = AnalyzeTimeline(inputs, analysis);
+    TimelineRenderOptions render;
+    render.format = FormatOf(options->common);
+    render.gaps_only = options->gaps;
+    RenderTimeline(std::cout, Pointers(traces), analysis, result, render);
+    return kExitOk;
+  };
+}
+
+}  // namespace tensormorph

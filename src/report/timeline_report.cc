@@ -1,0 +1,374 @@
+#include "report/timeline_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "analysis/timeline/gaps.h"
+#include "model/time.h"
+#include "report/csv.h"
+#include "report/json_output.h"
+#include "report/table.h"
+
+namespace tensormorph {
+namespace {
+
+constexpr size_t kNameWidth = 60;
+
+Json OrNull(const std::optional<int64_t>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+Json OrNull(const std::optional<double>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+
+double Percent(int64_t part, int64_t whole) {
+  return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+std::string Cut(const std::string& name) {
+  if (DisplayWidth(name) <= kNameWidth) return name;
+  return name.substr(0, kNameWidth - 1) + "\u2026";
+}
+
+Json GapsJson(const DeviceTimeline& d) {
+  Json by_cause = Json::object();
+  for (size_t c = 0; c < kGapCauseCount; ++c) {
+    by_cause[GapCauseName(static_cast<GapCause>(c))] = {{"count", d.gap_causes[c].count},
+                                                        {"total_ns", d.gap_causes[c].total_ns}};
+  }
+  Json rows = Json::array();
+  for (const Gap& g : d.gaps) {
+    rows.push_back({{"start_ns", g.start_ns},
+                    {"end_ns", g.start_ns + g.length_ns},
+                    {"length_ns", g.length_ns},
+                    {"before", g.before},
+                    {"after", g.after},
+                    {"cause", GapCauseName(g.cause)}});
+  }
+  return {{"count", d.gaps.size()},
+          {"total_ns", d.gap_total_ns},
+          {"by_cause", std::move(by_cause)},
+          {"rows", std::move(rows)}};
+}
+
+Json DeviceJson(const DeviceTimeline& d) {
+  Json streams = Json::array();
+  for (const StreamBusy& s : d.streams) {
+    streams.push_back({{"stream", s.stream}, {"busy_ns", s.busy_ns}, {"work_count", s.work_count}});
+  }
+  Json concurrency = Json::array();
+  for (size_t k = 0; k < d.concurrency_ns.size(); ++k) {
+    concurrency.push_back({{"kernels", k}, {"time_ns", d.concurrency_ns[k]}});
+  }
+  const TemporalBreakdown& t = d.temporal;
+  Json temporal = {{"kernel_time_ns", t.kernel_time_ns},
+                   {"idle_ns", t.idle_ns},
+                   {"compute_ns", t.compute_ns},
+                   {"non_compute_ns", t.non_compute_ns},
+                   {"idle_percent", Percent(t.idle_ns, t.kernel_time_ns)},
+                   {"compute_percent", Percent(t.compute_ns, t.kernel_time_ns)},
+                   {"non_compute_percent", Percent(t.non_compute_ns, t.kernel_time_ns)}};
+  Json top = Json::array();
+  for (const NameCount& n : d.launch.launch_bound) {
+    top.push_back({{"name", n.name}, {"count", n.count}, {"total_ns", n.total_ns}});
+  }
+  const LaunchLatency& l = d.launch;
+  Json launch = {{"count", l.count},
+                 {"p50_ns", l.p50_ns},
+                 {"p90_ns", l.p90_ns},
+                 {"p99_ns", l.p99_ns},
+                 {"max_ns", l.max_ns},
+                 {"launch_bound",
+                  {{"count", l.launch_bound_count},
+                   {"total_ns", l.launch_bound_ns},
+                   {"top", std::move(top)}}}};
+  Json steps = Json::array();
+  for (const StepTimeline& s : d.steps) {
+    steps.push_back({{"step", s.number},
+                     {"host_ns", s.host_ns},
+                     {"work_count", s.work_count},
+                     {"device_busy_ns", s.device_busy_ns},
+                     {"device_start_ns", s.device_start_ns},
+                     {"device_end_ns", s.device_end_ns},
+                     {"device_span_ns", s.device_end_ns - s.device_start_ns}});
+  }
+  return {{"input", d.input},
+          {"rank", OrNull(d.rank)},
+          {"label", d.label},
+          {"start_ns", d.start_ns},
+          {"end_ns", d.end_ns},
+          {"span_ns", d.span_ns},
+          {"busy_ns", d.busy_ns},
+          {"idle_ns", d.span_ns - d.busy_ns},
+          {"utilization_percent", d.utilization_percent},
+          {"kernel_count", d.kernel_count},
+          {"memcpy_count", d.memcpy_count},
+          {"memset_count", d.memset_count},
+          {"kernel_ns", d.kernel_ns},
+          {"memcpy_ns", d.memcpy_ns},
+          {"memset_ns", d.memset_ns},
+          {"streams", std::move(streams)},
+          {"concurrency", std::move(concurrency)},
+          {"communication_ns", d.communication_ns},
+          {"computation_ns", d.computation_ns},
+          {"memory_ns", d.memory_ns},
+          {"comm_comp_overlap_ns", d.comm_comp_overlap_ns},
+          {"comm_comp_overlap_percent", OrNull(d.comm_comp_overlap_percent)},
+          {"temporal_breakdown", std::move(temporal)},
+          {"gaps", GapsJson(d)},
+          {"launch_latency", std::move(launch)},
+          {"steps", std::move(steps)}};
+}
+
+void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
+                const TimelineOptions& analysis, const TimelineResult& result) {
+  Json devices = Json::array();
+  for (const DeviceTimeline& d : result.devices) devices.push_back(DeviceJson(d));
+  Json ranks = nullptr;
+  if (!result.ranks.empty()) {
+    Json rows = Json::array();
+    for (const RankSteps& r : result.ranks) {
+      rows.push_back({{"input", r.input},
+                      {"rank", OrNull(r.rank)},
+                      {"step_count", r.step_count},
+                      {"median_step_ns", OrNull(r.median_step_ns)},
+                      {"straggler", r.straggler}});
+    }
+    ranks = {{"median_step_ns", OrNull(result.median_rank_step_ns)},
+             {"straggler_threshold_percent", analysis.straggler_threshold_percent},
+             {"rows", std::move(rows)}};
+  }
+  Json doc = {{"schema", "tensormorph.timeline/1"},
+              {"inputs", DescribeInputs(traces)},
+              {"gap_threshold_ns", analysis.min_gap_ns},
+              {"devices", std::move(devices)},
+              {"ranks", std::move(ranks)}};
+  if (result.devices.empty()) doc["note"] = ExplainNoDeviceWork(traces);
+  WriteJson(out, doc);
+}
+
+void RenderCsv(std::ostream& out, const TimelineResult& result, bool gaps_only) {
+  if (gaps_only) {
+    WriteCsvRow(out,
+                {"input", "device", "start_ns", "end_ns", "length_ns", "cause", "before", "after"});
+    for (const DeviceTimeline& d : result.devices) {
+      for (const Gap& g : d.gaps) {
+        WriteCsvRow(out, {std::to_string(d.input), d.label, std::to_string(g.start_ns),
+                          std::to_string(g.start_ns + g.length_ns), std::to_string(g.length_ns),
+                          GapCauseName(g.cause), g.before, g.after});
+      }
+    }
+    return;
+  }
+  WriteCsvRow(out, {"input",          "rank",
+                    "device",         "start_ns",
+                    "end_ns",         "span_ns",
+                    "busy_ns",        "utilization_percent",
+                    "kernel_ns",      "memcpy_ns",
+                    "memset_ns",      "communication_ns",
+                    "computation_ns", "comm_comp_overlap_ns",
+                    "gap_count",      "gap_total_ns",
+                    "launch_count",   "launch_p50_ns",
+                    "launch_p90_ns",  "launch_p99_ns",
+                    "launch_max_ns",  "launch_bound_count"});
+  for (const DeviceTimeline& d : result.devices) {
+    WriteCsvRow(out, {std::to_string(d.input),
+                      d.rank ? std::to_string(*d.rank) : "",
+                      d.label,
+                      std::to_string(d.start_ns),
+                      std::to_string(d.end_ns),
+                      std::to_string(d.span_ns),
+                      std::to_string(d.busy_ns),
+                      fmt::format("{:.4f}", d.utilization_percent),
+                      std::to_string(d.kernel_ns),
+                      std::to_string(d.memcpy_ns),
+                      std::to_string(d.memset_ns),
+                      std::to_string(d.communication_ns),
+                      std::to_string(d.computation_ns),
+                      std::to_string(d.comm_comp_overlap_ns),
+                      std::to_string(d.gaps.size()),
+                      std::to_string(d.gap_total_ns),
+                      std::to_string(d.launch.count),
+                      std::to_string(d.launch.p50_ns),
+                      std::to_string(d.launch.p90_ns),
+                      std::to_string(d.launch.p99_ns),
+                      std::to_string(d.launch.max_ns),
+                      std::to_string(d.launch.launch_bound_count)});
+  }
+}
+
+void PrintGapTable(std::ostream& out, const DeviceTimeline& d, size_t limit) {
+  std::vector<const Gap*> shown;
+  for (const Gap& g : d.gaps) shown.push_back(&g);
+  std::stable_sort(shown.begin(), shown.end(),
+                   [](const Gap* a, const Gap* b) { return a->length_ns > b->length_ns; });
+  if (limit > 0 && shown.size() > limit) shown.resize(limit);
+  TextTable table;
+  using A = TextTable::Align;
+  table.AddColumn("At", A::kRight);
+  table.AddColumn("Length", A::kRight);
+  table.AddColumn("Cause", A::kLeft);
+  table.AddColumn("Before", A::kLeft, kNameWidth);
+  table.AddColumn("After", A::kLeft, kNameWidth);
+  for (const Gap* g : shown) {
+    table.AddRow({fmt::format("+{}", FormatDuration(static_cast<double>(g->start_ns - d.start_ns))),
+                  FormatDuration(static_cast<double>(g->length_ns)), GapCauseName(g->cause),
+                  g->before, g->after});
+  }
+  std::ostringstream text;
+  table.Print(text);
+  std::string line;
+  std::istringstream lines(text.str());
+  while (std::getline(lines, line)) out << "    " << line << '\n';
+  if (shown.size() < d.gaps.size()) {
+    out << fmt::format("    (the {} longest of {} gaps; --gaps lists all)\n", shown.size(),
+                       d.gaps.size());
+  }
+}
+
+void PrintDevice(std::ostream& out, const DeviceTimeline& d, const TimelineOptions& analysis,
+                 const TimelineRenderOptions& render) {
+  auto dur = [](int64_t ns) { return FormatDuration(static_cast<double>(ns)); };
+  out << fmt::format("{} (input {})\n", d.label, d.input);
+  out << fmt::format("  span          {}\n", dur(d.span_ns));
+  out << fmt::format("  busy          {}  ({:.1f} % utilization; idle {})\n", dur(d.busy_ns),
+                     d.utilization_percent, dur(d.span_ns - d.busy_ns));
+  out << fmt::format("  work          kernels {} ({}), memcpy {} ({}), memset {} ({})\n",
+                     d.kernel_count, dur(d.kernel_ns), d.memcpy_count, dur(d.memcpy_ns),
+                     d.memset_count, dur(d.memset_ns));
+  std::string streams;
+  for (const StreamBusy& s : d.streams) {
+    streams += fmt::format("{}{}: {}", streams.empty() ? "" : ", ", s.stream, dur(s.busy_ns));
+  }
+  out << fmt::format("  streams       {}\n", streams);
+  std::string concurrency;
+  for (size_t k = 0; k < d.concurrency_ns.size(); ++k) {
+    concurrency += fmt::format("{}{}: {:.1f} %", k == 0 ? "" : ", ", k,
+                               Percent(d.concurrency_ns[k], d.span_ns));
+  }
+  out << fmt::format("  concurrency   {}  (share of the span with N kernels running)\n",
+                     concurrency);
+  out << fmt::format("  classes       computation {}, communication {}, memory {}",
+                     dur(d.computation_ns), dur(d.communication_ns), dur(d.memory_ns));
+  if (d.comm_comp_overlap_percent) {
+    out << fmt::format("; overlap {} ({:.1f} % of communication)", dur(d.comm_comp_overlap_ns),
+                       *d.comm_comp_overlap_percent);
+  }
+  out << '\n';
+  const TemporalBreakdown& t = d.temporal;
+  out << fmt::format("  HTA breakdown idle {:.1f} %, compute {:.1f} %, non-compute {:.1f} %\n",
+                     Percent(t.idle_ns, t.kernel_time_ns), Percent(t.compute_ns, t.kernel_time_ns),
+                     Percent(t.non_compute_ns, t.kernel_time_ns));
+  const LaunchLatency& l = d.launch;
+  if (l.count > 0) {
+    out << fmt::format("  launch        {} kernels: p50 {}, p90 {}, p99 {}, max {}\n", l.count,
+                       dur(l.p50_ns), dur(l.p90_ns), dur(l.p99_ns), dur(l.max_ns));
+    out << fmt::format("  launch-bound  {} kernels ({}) ran shorter than their launch call",
+                       l.launch_bound_count, dur(l.launch_bound_ns));
+    if (!l.launch_bound.empty()) {
+      out << fmt::format("; most: {} x{}", Cut(l.launch_bound.front().name),
+                         l.launch_bound.front().count);
+    }
+    out << '\n';
+  } else {
+    out << "  launch        no kernel with a launch call in the trace\n";
+  }
+  std::string causes;
+  for (size_t c = 0; c < kGapCauseCount; ++c) {
+    if (d.gap_causes[c].count == 0) continue;
+    causes += fmt::format("{}{} {} ({})", causes.empty() ? "" : ", ",
+                          GapCauseName(static_cast<GapCause>(c)), d.gap_causes[c].count,
+                          dur(d.gap_causes[c].total_ns));
+  }
+  out << fmt::format("  gaps > {}  {}, {}{}\n", dur(analysis.min_gap_ns), d.gaps.size(),
+                     dur(d.gap_total_ns),
+                     causes.empty() ? std::string() : fmt::format(": {}", causes));
+  if (!d.gaps.empty()) PrintGapTable(out, d, render.gaps_only ? 0 : render.table_gaps);
+  if (!d.steps.empty()) {
+    TextTable table;
+    using A = TextTable::Align;
+    for (const char* h : {"Step", "Host", "Device busy", "Device span", "Work"}) {
+      table.AddColumn(h, A::kRight);
+    }
+    for (const StepTimeline& s : d.steps) {
+      table.AddRow({std::to_string(s.number), dur(s.host_ns), dur(s.device_busy_ns),
+                    dur(s.device_end_ns - s.device_start_ns), std::to_string(s.work_count)});
+    }
+    std::ostringstream text;
+    table.Print(text);
+    std::string line;
+    std::istringstream lines(text.str());
+    out << "  steps\n";
+    while (std::getline(lines, line)) out << "    " << line << '\n';
+  }
+}
+
+void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces,
+                 const TimelineOptions& analysis, const TimelineResult& result,
+                 const TimelineRenderOptions& render) {
+  if (result.devices.empty()) {
+    out << ExplainNoDeviceWork(traces) << '\n';
+    return;
+  }
+  for (size_t i = 0; i < result.devices.size(); ++i) {
+    if (i > 0) out << '\n';
+    PrintDevice(out, result.devices[i], analysis, render);
+  }
+  if (!result.ranks.empty()) {
+    out << fmt::format(
+        "\nranks (median step time; straggler: more than {:g} % over the median "
+        "over ranks, {})\n",
+        analysis.straggler_threshold_percent,
+        result.median_rank_step_ns
+            ? FormatDuration(static_cast<double>(*result.median_rank_step_ns))
+            : std::string("none"));
+    for (const RankSteps& r : result.ranks) {
+      out << fmt::format(
+          "  input {} rank {}: {} steps, median {}{}\n", r.input,
+          r.rank ? std::to_string(*r.rank) : "?", r.step_count,
+          r.median_step_ns ? FormatDuration(static_cast<double>(*r.median_step_ns)) : "-",
+          r.straggler ? "  STRAGGLER" : "");
+    }
+  }
+  for (size_t i = 0; i < traces.size(); ++i) {
+    out << fmt::format("{}input {}: {}\n", i == 0 ? "\n" : "", i, traces[i]->path);
+  }
+}
+
+}  // namespace
+
+std::string ExplainNoDeviceWork(const std::vector<const Trace*>& traces) {
+  uint64_t ranges = 0, ops = 0;
+  for (const Trace* t : traces) {
+    ranges += t->counts.counter_ranges;
+    ops += t->counts.ops;
+  }
+  if (ranges > 0) {
+    return fmt::format(
+        "no device work: the trace holds {} CUPTI profiler ranges only (counter collection "
+        "replays kernels, so they are no timeline)",
+        ranges);
+  }
+  if (ops > 0) return "no device work: this is a CPU-only trace (framework ops only)";
+  return "no device work (kernels, memcpys or memsets) in this trace";
+}
+
+void RenderTimeline(std::ostream& out, const std::vector<const Trace*>& traces,
+                    const TimelineOptions& analysis, const TimelineResult& result,
+                    const TimelineRenderOptions& render) {
+  switch (render.format) {
+    case OutputFormat::kJson:
+      RenderJson(out, traces, analysis, result);
+      return;
+    case OutputFormat::kCsv:
+      RenderCsv(out, result, render.gaps_only);
+      return;
+    case OutputFormat::kTable:
+      RenderTable(out, traces, analysis, result, render);
+      return;
+  }
+}
+
+}  // namespace tensormorph

@@ -1,0 +1,28 @@
+// `tensormorph timeline`: renders a TimelineResult as one block per device (table), JSON (schema
+// tensormorph.timeline/1, documented in README "tensormorph timeline") or CSV (one row per device,
+// or one row per gap with `gaps_only`).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "analysis/timeline/timeline.h"
+#include "report/output_format.h"
+
+namespace tensormorph {
+
+struct TimelineRenderOptions {
+  OutputFormat format = OutputFormat::kTable;
+  bool gaps_only = false;  // CSV: gap rows instead of device rows; table: every gap
+  size_t table_gaps = 10;  // table: the longest N gaps per device (all with gaps_only)
+};
+
+void RenderTimeline(std::ostream& out, const std::vector<const Trace*>& traces,
+                    const TimelineOptions& analysis, const TimelineResult& result,
+                    const TimelineRenderOptions& render);
+
+// Why the inputs show no device work, in one sentence.
+std::string ExplainNoDeviceWork(const std::vector<const Trace*>& traces);
+
+}  // namespace tensormorph

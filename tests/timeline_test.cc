@@ -1,0 +1,448 @@
+// End-to-end oracle for `tensormorph timeline --format json` on real Kineto traces.
+//
+// Shares no code with src/: the trace is inflated with zlib and walked with nlohmann-json's SAX
+// interface, every ts/dur is converted from its decimal text to integer ns here, and the figures
+// are recomputed with plain sort-and-sweep interval code:
+//   * device work = ph "X" events with cat kernel, gpu_memcpy or gpu_memset (one device per file
+//     here: the test checks it), interval [ts, ts + dur) in ns, baseTimeNanoseconds added;
+//   * busy = length of the union; gaps = idle stretches between the union's pieces longer than
+//     the threshold (nsys analyze gpu_gaps); concurrency = time with exactly k kernels running;
+//   * HTA: communication = name contains nccl/rccl (any case), memory = memcpy/memset events and
+//     names starting with Memcpy/Memset/hipMemcpy/hipMemset/dma, computation = the rest; temporal
+//     breakdown and get_comm_comp_overlap as breakdown_analysis.py / communication_analysis.py
+//     compute them (the overlap by HTA's own +1/+2 status sweep);
+//   * launch latency: kernel ts - ts of the cuda_runtime event with the same args.correlation,
+//     nearest-rank percentiles; launch-bound: kernel dur < that call's dur;
+//   * steps: ProfilerStep#N user_annotation durations; the rank's median; stragglers.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/run_tensormorph.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using tensormorph::testing::RunResult;
+using tensormorph::testing::RunTensormorph;
+
+// Decimal µs text -> ns, exact to the third fractional digit, the rest rounded half away from
+// zero. Plain decimals only (all these traces write them).
+int64_t MicrosToNanos(const std::string& text) {
+  bool negative = !text.empty() && text[0] == '-';
+  const std::string t = negative ? text.substr(1) : text;
+  const size_t dot = t.find('.');
+  const std::string whole = t.substr(0, dot);
+  std::string frac = dot == std::string::npos ? "" : t.substr(dot + 1);
+  const bool round_up = frac.size() > 3 && frac[3] >= '5';
+  frac = (frac + "000").substr(0, 3);
+  int64_t ns = std::stoll(whole.empty() ? "0" : whole) * 1000 + std::stoll(frac) + round_up;
+  return negative ? -ns : ns;
+}
+
+struct Event {
+  std::string ph, cat, name;
+  std::string ts, dur;  // decimal text
+  int64_t tid = 0;
+  std::optional<int64_t> correlation;
+};
+
+// Collects the scalar fields of each element of traceEvents, plus args.correlation, and the
+// top-level baseTimeNanoseconds.
+class Walker : public nlohmann::json_sax<json> {
+ public:
+  std::vector<Event> events;
+  int64_t base_ns = 0;
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t v) override { return Number(std::to_string(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return Number(std::to_string(v)); }
+  bool number_float(number_float_t, const string_t& s) override { return Number(s); }
+  bool string(string_t& s) override {
+    if (depth_ == 3) {
+      if (key_ == "ph") event_.ph = s;
+      if (key_ == "cat") event_.cat = s;
+      if (key_ == "name") event_.name = s;
+    }
+    return true;
+  }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    ++depth_;
+    if (depth_ == 3 && in_events_) event_ = Event{};
+    if (depth_ == 4) in_args_ = key_ == "args";
+    return true;
+  }
+  bool end_object() override {
+    if (depth_ == 3 && in_events_) events.push_back(event_);
+    if (depth_ == 4) in_args_ = false;
+    --depth_;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    ++depth_;
+    if (depth_ == 2 && key_ == "traceEvents") in_events_ = true;
+    return true;
+  }
+  bool end_array() override {
+    if (depth_ == 2) in_events_ = false;
+    --depth_;
+    return true;
+  }
+  bool key(string_t& k) override {
+    key_ = k;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  bool Number(const std::string& text) {
+    if (depth_ == 1 && key_ == "baseTimeNanoseconds") base_ns = std::stoll(text);
+    if (depth_ == 3 && in_events_) {
+      if (key_ == "ts") event_.ts = text;
+      if (key_ == "dur") event_.dur = text;
+      if (key_ == "tid") event_.tid = std::stoll(text);
+    }
+    if (depth_ == 4 && in_args_ && key_ == "correlation") event_.correlation = std::stoll(text);
+    return true;
+  }
+  int depth_ = 0;
+  bool in_events_ = false, in_args_ = false;
+  std::string key_;
+  Event event_;
+};
+
+std::string Gunzip(const fs::path& path) {
+  gzFile gz = gzopen(path.c_str(), "rb");
+  std::string data;
+  if (gz == nullptr) return data;
+  std::vector<char> buf(1 << 20);
+  int n = 0;
+  while ((n = gzread(gz, buf.data(), static_cast<unsigned>(buf.size()))) > 0)
+    data.append(buf.data(), n);
+  gzclose(gz);
+  return data;
+}
+
+struct Work {
+  int64_t start = 0, end = 0;
+  std::string cat, name;
+  int64_t stream = 0;
+  std::optional<int64_t> correlation;
+};
+
+struct Expected {
+  int64_t start = 0, end = 0, busy = 0, kernel = 0, memcpy = 0, memset = 0;
+  std::vector<std::pair<int64_t, int64_t>> gaps;  // start, length
+  std::vector<int64_t> concurrency;
+  std::map<int64_t, int64_t> stream_busy;
+  int64_t comm = 0, comp = 0, overlap = 0, memory = 0;
+  uint64_t launch_count = 0, launch_bound = 0;
+  int64_t p50 = 0, p90 = 0, p99 = 0, max = 0, launch_bound_ns = 0;
+  std::vector<int64_t> step_ns;
+};
+
+using Pieces = std::vector<std::pair<int64_t, int64_t>>;
+
+Pieces Union(std::vector<std::pair<int64_t, int64_t>> v) {
+  std::sort(v.begin(), v.end());
+  Pieces out;
+  for (const auto& [s, e] : v) {
+    if (!out.empty() && s <= out.back().second) {
+      out.back().second = std::max(out.back().second, e);
+    } else {
+      out.emplace_back(s, e);
+    }
+  }
+  return out;
+}
+
+int64_t Length(const Pieces& p) {
+  int64_t total = 0;
+  for (const auto& [s, e] : p) total += e - s;
+  return total;
+}
+
+bool NameHas(std::string name, const std::string& needle) {
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name.find(needle) != std::string::npos;
+}
+
+int Class(const Work& w) {  // 0 communication, 1 memory, 2 computation
+  if (w.cat != "kernel") return 1;
+  if (NameHas(w.name, "nccl") || NameHas(w.name, "rccl")) return 0;
+  for (const char* p : {"Memcpy", "Memset", "hipMemcpy", "hipMemset", "dma"}) {
+    if (w.name.rfind(p, 0) == 0) return 1;
+  }
+  return 2;
+}
+
+int64_t NearestRank(const std::vector<int64_t>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * sorted.size()));
+  return sorted[std::max<size_t>(rank, 1) - 1];
+}
+
+Expected Compute(const fs::path& path, int64_t gap_ns) {
+  Walker walker;
+  const std::string text = Gunzip(path);
+  EXPECT_TRUE(json::sax_parse(text, &walker)) << path;
+  std::vector<Work> work;
+  std::map<int64_t, std::pair<int64_t, int64_t>> runtime;  // correlation -> ts, dur
+  Expected x;
+  for (const Event& e : walker.events) {
+    if (e.ph != "X") continue;
+    const int64_t ts = MicrosToNanos(e.ts) + walker.base_ns;
+    const int64_t dur = MicrosToNanos(e.dur);
+    if (e.cat == "kernel" || e.cat == "gpu_memcpy" || e.cat == "gpu_memset") {
+      work.push_back({ts, ts + dur, e.cat, e.name, e.tid, e.correlation});
+    } else if (e.cat == "cuda_runtime" && e.correlation) {
+      runtime[*e.correlation] = {ts, dur};
+    } else if (e.cat == "user_annotation" && e.name.rfind("ProfilerStep#", 0) == 0) {
+      x.step_ns.push_back(dur);
+    }
+  }
+  if (work.empty()) return x;
+  auto pieces_of = [&](auto keep) {
+    Pieces v;
+    for (const Work& w : work) {
+      if (keep(w)) v.emplace_back(w.start, w.end);
+    }
+    return Union(v);
+  };
+  const Pieces all = pieces_of([](const Work&) { return true; });
+  x.start = all.front().first;
+  x.end = all.back().second;
+  x.busy = Length(all);
+  x.kernel = Length(pieces_of([](const Work& w) { return w.cat == "kernel"; }));
+  x.memcpy = Length(pieces_of([](const Work& w) { return w.cat == "gpu_memcpy"; }));
+  x.memset = Length(pieces_of([](const Work& w) { return w.cat == "gpu_memset"; }));
+  for (size_t i = 1; i < all.size(); ++i) {
+    const int64_t length = all[i].first - all[i - 1].second;
+    if (length > gap_ns) x.gaps.emplace_back(all[i - 1].second, length);
+  }
+  std::map<int64_t, int64_t> deltas;  // time -> change in running kernels
+  for (const Work& w : work) {
+    if (w.cat != "kernel" || w.end == w.start) continue;
+    ++deltas[w.start];
+    --deltas[w.end];
+  }
+  int64_t running = 0, previous = x.start;
+  x.concurrency.assign(1, 0);
+  for (const auto& [t, d] : deltas) {
+    if (x.concurrency.size() <= static_cast<size_t>(running)) x.concurrency.resize(running + 1);
+    x.concurrency[running] += t - previous;
+    previous = t;
+    running += d;
+  }
+  x.concurrency[0] += x.end - previous;
+  std::map<int64_t, Pieces> by_stream;
+  for (const Work& w : work) by_stream[w.stream].emplace_back(w.start, w.end);
+  for (auto& [s, p] : by_stream) x.stream_busy[s] = Length(Union(p));
+  const Pieces comm = pieces_of([](const Work& w) { return Class(w) == 0; });
+  const Pieces comp = pieces_of([](const Work& w) { return Class(w) == 2; });
+  x.comm = Length(comm);
+  x.comp = Length(comp);
+  x.memory = Length(pieces_of([](const Work& w) { return Class(w) == 1; }));
+  // HTA's sweep: +1/-1 at merged communication edges, +2/-2 at computation edges; overlap is the
+  // time during which the running status is 3.
+  std::vector<std::pair<int64_t, int>> status;
+  for (const auto& [s, e] : comm) status.insert(status.end(), {{s, 1}, {e, -1}});
+  for (const auto& [s, e] : comp) status.insert(status.end(), {{s, 2}, {e, -2}});
+  std::sort(status.begin(), status.end());
+  int cumulative = 0;
+  for (size_t i = 0; i + 1 < status.size(); ++i) {
+    cumulative += status[i].second;
+    if (cumulative == 3) x.overlap += status[i + 1].first - status[i].first;
+  }
+  std::vector<int64_t> latencies;
+  for (const Work& w : work) {
+    if (w.cat != "kernel" || !w.correlation) continue;
+    auto it = runtime.find(*w.correlation);
+    if (it == runtime.end()) continue;
+    latencies.push_back(w.start - it->second.first);
+    if (w.end - w.start < it->second.second) {
+      ++x.launch_bound;
+      x.launch_bound_ns += w.end - w.start;
+    }
+  }
+  std::sort(latencies.begin(), latencies.end());
+  x.launch_count = latencies.size();
+  x.p50 = NearestRank(latencies, 50);
+  x.p90 = NearestRank(latencies, 90);
+  x.p99 = NearestRank(latencies, 99);
+  x.max = latencies.empty() ? 0 : latencies.back();
+  return x;
+}
+
+const fs::path kHta = fs::path(TM_SHARED_DATA) / "kineto" / "hta";
+
+std::optional<json> RunTimeline(const std::vector<fs::path>& files,
+                                const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args = {"timeline", "--format", "json", "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  for (const fs::path& f : files) args.push_back(f.string());
+  const RunResult r = RunTensormorph(args);
+  EXPECT_EQ(r.exit_code, 0) << r.Describe();
+  if (r.exit_code != 0) return std::nullopt;
+  json doc = json::parse(r.out, nullptr, false);
+  EXPECT_FALSE(doc.is_discarded()) << r.Describe();
+  if (doc.is_discarded()) return std::nullopt;
+  EXPECT_EQ(doc.value("schema", ""), "tensormorph.timeline/1");
+  return doc;
+}
+
+void CheckDevice(const json& d, const Expected& x, const std::string& where) {
+  SCOPED_TRACE(where);
+  EXPECT_EQ(d["start_ns"].get<int64_t>(), x.start);
+  EXPECT_EQ(d["end_ns"].get<int64_t>(), x.end);
+  EXPECT_EQ(d["span_ns"].get<int64_t>(), x.end - x.start);
+  EXPECT_EQ(d["busy_ns"].get<int64_t>(), x.busy);
+  EXPECT_NEAR(d["utilization_percent"].get<double>(), 100.0 * x.busy / (x.end - x.start), 1e-9);
+  EXPECT_EQ(d["kernel_ns"].get<int64_t>(), x.kernel);
+  EXPECT_EQ(d["memcpy_ns"].get<int64_t>(), x.memcpy);
+  EXPECT_EQ(d["memset_ns"].get<int64_t>(), x.memset);
+  std::map<int64_t, int64_t> streams;
+  for (const json& s : d["streams"]) streams[s["stream"].get<int64_t>()] = s["busy_ns"];
+  EXPECT_EQ(streams, x.stream_busy);
+  std::vector<int64_t> concurrency;
+  for (const json& c : d["concurrency"]) {
+    EXPECT_EQ(c["kernels"].get<size_t>(), concurrency.size());
+    concurrency.push_back(c["time_ns"]);
+  }
+  EXPECT_EQ(concurrency, x.concurrency);
+  const json& gaps = d["gaps"];
+  ASSERT_EQ(gaps["rows"].size(), x.gaps.size());
+  int64_t total = 0;
+  for (size_t i = 0; i < x.gaps.size(); ++i) {
+    EXPECT_EQ(gaps["rows"][i]["start_ns"].get<int64_t>(), x.gaps[i].first) << "gap " << i;
+    EXPECT_EQ(gaps["rows"][i]["length_ns"].get<int64_t>(), x.gaps[i].second) << "gap " << i;
+    total += x.gaps[i].second;
+  }
+  EXPECT_EQ(gaps["total_ns"].get<int64_t>(), total);
+  int64_t by_cause = 0;
+  for (const auto& [cause, t] : gaps["by_cause"].items()) by_cause += t["total_ns"].get<int64_t>();
+  EXPECT_EQ(by_cause, total);
+  EXPECT_EQ(d["communication_ns"].get<int64_t>(), x.comm);
+  EXPECT_EQ(d["computation_ns"].get<int64_t>(), x.comp);
+  EXPECT_EQ(d["memory_ns"].get<int64_t>(), x.memory);
+  EXPECT_EQ(d["comm_comp_overlap_ns"].get<int64_t>(), x.overlap);
+  if (x.comm > 0) {
+    EXPECT_NEAR(d["comm_comp_overlap_percent"].get<double>(), 100.0 * x.overlap / x.comm, 1e-9);
+  } else {
+    EXPECT_TRUE(d["comm_comp_overlap_percent"].is_null());
+  }
+  const json& t = d["temporal_breakdown"];
+  EXPECT_EQ(t["kernel_time_ns"].get<int64_t>(), x.end - x.start);
+  EXPECT_EQ(t["idle_ns"].get<int64_t>(), x.end - x.start - x.busy);
+  EXPECT_EQ(t["compute_ns"].get<int64_t>(), x.comp);
+  EXPECT_EQ(t["non_compute_ns"].get<int64_t>(), x.busy - x.comp);
+  const json& l = d["launch_latency"];
+  EXPECT_EQ(l["count"].get<uint64_t>(), x.launch_count);
+  EXPECT_EQ(l["p50_ns"].get<int64_t>(), x.p50);
+  EXPECT_EQ(l["p90_ns"].get<int64_t>(), x.p90);
+  EXPECT_EQ(l["p99_ns"].get<int64_t>(), x.p99);
+  EXPECT_EQ(l["max_ns"].get<int64_t>(), x.max);
+  EXPECT_EQ(l["launch_bound"]["count"].get<uint64_t>(), x.launch_bound);
+  EXPECT_EQ(l["launch_bound"]["total_ns"].get<int64_t>(), x.launch_bound_ns);
+  ASSERT_EQ(d["steps"].size(), x.step_ns.size());
+  for (size_t i = 0; i < x.step_ns.size(); ++i) {
+    EXPECT_EQ(d["steps"][i]["host_ns"].get<int64_t>(), x.step_ns[i]) << "step " << i;
+  }
+}
+
+void CheckSingle(const std::string& rel, int64_t gap_ns, const std::vector<std::string>& extra) {
+  const fs::path path = kHta / rel;
+  ASSERT_TRUE(fs::exists(path)) << path;
+  const Expected x = Compute(path, gap_ns);
+  const auto doc = RunTimeline({path}, extra);
+  ASSERT_TRUE(doc.has_value());
+  EXPECT_EQ((*doc)["gap_threshold_ns"].get<int64_t>(), gap_ns);
+  ASSERT_EQ((*doc)["devices"].size(), 1u);
+  CheckDevice((*doc)["devices"][0], x, rel);
+}
+
+TEST(TimelineOracle, AlexnetCudaSync) {
+  CheckSingle("alexnet_a100_cuda_sync_trace.json.gz", 100'000, {});
+  CheckSingle("alexnet_a100_cuda_sync_trace.json.gz", 10'000, {"--gap", "10"});
+}
+
+TEST(TimelineOracle, Nccl2RankRank0) {
+  CheckSingle("nccl_2rank_rank0_a100.json.gz", 100'000, {});
+  CheckSingle("nccl_2rank_rank0_a100.json.gz", 5'500, {"--gap", "5.5"});
+}
+
+TEST(TimelineOracle, MultirankSampledRanksAndStragglers) {
+  const std::vector<fs::path> files = {kHta / "multirank_sampled/sampled_rank-0.json.gz",
+                                       kHta / "multirank_sampled/sampled_rank-1.json.gz"};
+  std::vector<Expected> x;
+  for (const fs::path& f : files) x.push_back(Compute(f, 100'000));
+  for (const double threshold : {10.0, 0.1}) {
+    const auto doc = RunTimeline(files, {"--straggler-threshold", std::to_string(threshold)});
+    ASSERT_TRUE(doc.has_value());
+    ASSERT_EQ((*doc)["devices"].size(), 2u);
+    std::vector<int64_t> medians;
+    for (size_t i = 0; i < files.size(); ++i) {
+      const json& d = (*doc)["devices"][i];
+      EXPECT_EQ(d["input"].get<size_t>(), i);
+      EXPECT_EQ(d["rank"].get<int64_t>(), static_cast<int64_t>(i));
+      CheckDevice(d, x[i], files[i].filename().string());
+      std::vector<int64_t> steps = x[i].step_ns;
+      std::sort(steps.begin(), steps.end());
+      ASSERT_EQ(steps.size(), 2u);  // two ProfilerSteps each: the median is their mean
+      medians.push_back((steps[0] + steps[1]) / 2);
+    }
+    const json& ranks = (*doc)["ranks"];
+    const int64_t over = (medians[0] + medians[1]) / 2;
+    EXPECT_EQ(ranks["median_step_ns"].get<int64_t>(), over);
+    for (size_t i = 0; i < files.size(); ++i) {
+      const json& r = ranks["rows"][i];
+      EXPECT_EQ(r["median_step_ns"].get<int64_t>(), medians[i]);
+      EXPECT_EQ(r["straggler"].get<bool>(),
+                static_cast<long double>(medians[i]) > over * (1 + threshold / 100.0L))
+          << "rank " << i << " threshold " << threshold;
+    }
+  }
+}
+
+TEST(TimelineOracle, TableAndCsvRender) {
+  const fs::path path = kHta / "nccl_2rank_rank0_a100.json.gz";
+  const RunResult table = RunTensormorph({"timeline", "--quiet", path.string()});
+  EXPECT_EQ(table.exit_code, 0) << table.Describe();
+  EXPECT_NE(table.out.find("utilization"), std::string::npos) << table.Describe();
+  const RunResult csv = RunTensormorph({"timeline", "--quiet", "--format", "csv", path.string()});
+  EXPECT_EQ(csv.exit_code, 0) << csv.Describe();
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 2) << csv.Describe();
+  const RunResult gaps =
+      RunTensormorph({"timeline", "--quiet", "--format", "csv", "--gaps", path.string()});
+  EXPECT_EQ(gaps.exit_code, 0) << gaps.Describe();
+  EXPECT_EQ(gaps.out.rfind("input,device,start_ns,end_ns,length_ns,cause", 0), 0u);
+}
+
+TEST(TimelineOracle, NoDeviceWorkIsANoteNotACrash) {
+  const fs::path path = kHta / "cpu_only_rank34.pt.trace.json.gz";
+  const auto doc = RunTimeline({path});
+  ASSERT_TRUE(doc.has_value());
+  EXPECT_TRUE((*doc)["devices"].empty());
+  EXPECT_NE((*doc).value("note", "").find("no device work"), std::string::npos);
+  const RunResult table = RunTensormorph({"timeline", "--quiet", path.string()});
+  EXPECT_TRUE(table.Clean()) << table.Describe();
+  EXPECT_EQ(table.exit_code, 0);
+  EXPECT_NE(table.out.find("no device work"), std::string::npos) << table.Describe();
+}
+
+}  // namespace
