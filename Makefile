@@ -20,6 +20,12 @@ demo: build
 	@echo
 	@echo "== tensormorph kernels --top 15 $(DEMO_TRACE)"
 	@$(BUILD_DIR)/tensormorph kernels --top 15 $(DEMO_TRACE)
+	@echo
+	@echo "== tensormorph ops --top 10 $(DEMO_TRACE)"
+	@$(BUILD_DIR)/tensormorph ops --top 10 $(DEMO_TRACE)
+	@echo
+	@echo "== tensormorph timeline $(DEMO_TRACE)"
+	@$(BUILD_DIR)/tensormorph timeline $(DEMO_TRACE)
 
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "support/kineto_events.h"
 #include "support/run_tensormorph.h"
 
 namespace {
@@ -31,44 +32,8 @@ using tensormorph::testing::RunTensormorph;
 // ------------------------------------------------------------------------------------------------
 // Oracle.
 
-// Decimal µs text -> ns: digits up to the third fractional one exactly, the rest rounds half away
-// from zero. Plain decimals only (Kineto writes no exponents for dur).
 std::optional<int64_t> MicrosToNanos(const std::string& text) {
-  size_t i = 0;
-  const bool negative = !text.empty() && text[0] == '-';
-  if (negative) ++i;
-  int64_t whole = 0, fraction = 0;
-  int fraction_digits = 0;
-  bool round_up = false, point = false;
-  for (; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '.' && !point) {
-      point = true;
-    } else if (c >= '0' && c <= '9') {
-      if (!point) {
-        whole = whole * 10 + (c - '0');
-      } else if (fraction_digits < 3) {
-        fraction = fraction * 10 + (c - '0');
-        ++fraction_digits;
-      } else if (fraction_digits == 3) {
-        round_up = c >= '5';
-        ++fraction_digits;
-      }
-    } else {
-      return std::nullopt;
-    }
-  }
-  for (; fraction_digits < 3; ++fraction_digits) fraction *= 10;
-  const int64_t ns = whole * 1000 + fraction + (round_up ? 1 : 0);
-  return negative ? -ns : ns;
-}
-
-TEST(DiffOracle, MicrosToNanos) {
-  EXPECT_EQ(MicrosToNanos("12"), 12000);
-  EXPECT_EQ(MicrosToNanos("12.3455"), 12346);
-  EXPECT_EQ(MicrosToNanos("12.3454"), 12345);
-  EXPECT_EQ(MicrosToNanos("0.5"), 500);
-  EXPECT_EQ(MicrosToNanos("1x"), std::nullopt);
+  return tensormorph::testing::MicrosTextToNanos(text);
 }
 
 struct Sum {
@@ -161,17 +126,11 @@ const Profile& Oracle(const fs::path& path) {
   auto it = cache.find(path.string());
   if (it != cache.end()) return it->second;
   Profile p;
-  std::string text;
-  gzFile gz = gzopen(path.c_str(), "rb");
-  if (gz == nullptr) {
-    p.error = "cannot open " + path.string();
+  std::string error;
+  const std::string text = tensormorph::testing::Gunzip(path, &error);
+  if (!error.empty()) {
+    p.error = "cannot read " + path.string() + ": " + error;
   } else {
-    std::vector<char> buffer(1 << 20);
-    int n = 0;
-    while ((n = gzread(gz, buffer.data(), static_cast<unsigned>(buffer.size()))) > 0) {
-      text.append(buffer.data(), static_cast<size_t>(n));
-    }
-    gzclose(gz);
     EventSax sax(&p);
     json::sax_parse(text, &sax);
   }

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "support/kineto_events.h"
 #include "support/run_tensormorph.h"
 
 namespace {
@@ -37,18 +38,8 @@ using nlohmann::json;
 using tensormorph::testing::RunResult;
 using tensormorph::testing::RunTensormorph;
 
-// Decimal µs text -> ns, exact to the third fractional digit, the rest rounded half away from
-// zero. Plain decimals only (all these traces write them).
 int64_t MicrosToNanos(const std::string& text) {
-  bool negative = !text.empty() && text[0] == '-';
-  const std::string t = negative ? text.substr(1) : text;
-  const size_t dot = t.find('.');
-  const std::string whole = t.substr(0, dot);
-  std::string frac = dot == std::string::npos ? "" : t.substr(dot + 1);
-  const bool round_up = frac.size() > 3 && frac[3] >= '5';
-  frac = (frac + "000").substr(0, 3);
-  int64_t ns = std::stoll(whole.empty() ? "0" : whole) * 1000 + std::stoll(frac) + round_up;
-  return negative ? -ns : ns;
+  return tensormorph::testing::MicrosTextToNanos(text).value();
 }
 
 struct Event {
@@ -127,15 +118,8 @@ class Walker : public nlohmann::json_sax<json> {
 };
 
 std::string Gunzip(const fs::path& path) {
-  gzFile gz = gzopen(path.c_str(), "rb");
-  std::string data;
-  if (gz == nullptr) return data;
-  std::vector<char> buf(1 << 20);
-  int n = 0;
-  while ((n = gzread(gz, buf.data(), static_cast<unsigned>(buf.size()))) > 0)
-    data.append(buf.data(), n);
-  gzclose(gz);
-  return data;
+  std::string error;
+  return tensormorph::testing::Gunzip(path, &error);
 }
 
 struct Work {
