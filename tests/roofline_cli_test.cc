@@ -40,8 +40,9 @@ TEST(RooflineCliTest, RawFixtureJson) {
       {"roofline", "--format", "json", TM_SOURCE_DIR "/tests/data/ncu_raw_fixture.csv"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   Json doc = Json::parse(r.out);
-  ASSERT_EQ(doc["rows"].size(), 1u);
-  const Json& row = doc["rows"][0];
+  ASSERT_EQ(doc["rows"].size(), 2u);
+  // Ranked by time: the fp16 tensor-core GEMM (2.05 ms) before the fp32 gemm_kernel (1.23 ms).
+  const Json& row = doc["rows"][1];
   EXPECT_EQ(row["device"], "cuda:0 NVIDIA GeForce RTX 4090");
   EXPECT_DOUBLE_EQ(row["flops"].get<double>(), 68681728);
   EXPECT_DOUBLE_EQ(row["dram_bytes"].get<double>(), 13104290);
@@ -50,10 +51,23 @@ TEST(RooflineCliTest, RawFixtureJson) {
   EXPECT_NEAR(row["achieved_flops_per_s"].get<double>(), 68681728 / 1.23456e-3, 1e-3);
   EXPECT_EQ(row["peak_source"], "database: rtx-4090");
   EXPECT_EQ(row["bound"], "memory");
-  // The fill kernel lacks dram__bytes_read.sum, the fp16 GEMM lacks its FADD count.
+  // Launch 2, ampere_fp16_s16816gemm: no FADD count, so no fp16 FLOPs from instructions, but
+  // sm__ops_path_tensor_src_fp16_dst_fp32.sum = 268,435,456 tensor-pipe operations in 2,050 us
+  // with 41.94 Mbyte of DRAM traffic: a tensor roofline row of precision fp16 whose ceiling is
+  // the RTX 4090's FP16 matrix peak (165.2 TFLOP/s in the device database) and 1008 GB/s.
+  const Json& tensor = doc["rows"][0];
+  EXPECT_EQ(tensor["name"], "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn");
+  EXPECT_EQ(tensor["precision"], "fp16");
+  EXPECT_DOUBLE_EQ(tensor["flops"].get<double>(), 268435456);
+  EXPECT_DOUBLE_EQ(tensor["dram_bytes"].get<double>(), 41940000);
+  EXPECT_EQ(tensor["total_ns"], 2050000);
+  EXPECT_DOUBLE_EQ(tensor["peak_flops_per_s"].get<double>(), 165.2e12);
+  EXPECT_DOUBLE_EQ(tensor["ceiling_flops_per_s"].get<double>(), 268435456.0 / 41940000 * 1008e9);
+  EXPECT_EQ(tensor["bound"], "memory");
+  // The fill kernel lacks dram__bytes_read.sum.
   uint64_t skipped = 0;
   for (const Json& s : doc["skipped"]) skipped += s["count"].get<uint64_t>();
-  EXPECT_EQ(skipped, 2u);
+  EXPECT_EQ(skipped, 1u);
 }
 
 TEST(RooflineCliTest, DetailsExportsRunWithoutRows) {

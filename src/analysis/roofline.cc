@@ -13,8 +13,12 @@
 namespace tensormorph {
 namespace {
 
+// The vector peaks of the counter precisions (fp16's is never used: see ResolvePeaks); the tensor
+// pipe's depends on its source precision (PeakMetricsFor).
 constexpr Metric kPeakMetric[kCounterPrecisionCount] = {
-    Metric::kFp64FlopsPerS, Metric::kFp32FlopsPerS, Metric::kFp32FlopsPerS};
+    Metric::kFp64FlopsPerS, Metric::kFp32FlopsPerS, Metric::kFp32FlopsPerS,
+    Metric::kFp16MatrixFlopsPerS};
+constexpr int kTensor = static_cast<int>(CounterPrecision::kTensor);
 
 struct Group {
   RooflineRow row;
@@ -33,6 +37,7 @@ struct Group {
   MeasuredPeaks measured;
   bool has_measured = false;
   bool from_rates = false;
+  Precision tensor_precision = Precision::kUnknown;  // of the first launch with tensor ops
 };
 
 void AddOptional(std::optional<double>& sum, std::optional<double> value) {
@@ -42,7 +47,7 @@ void AddOptional(std::optional<double>& sum, std::optional<double> value) {
 int Dominant(const std::array<std::optional<double>, kCounterPrecisionCount>& flops) {
   // Ties (all zero) go to fp32, the usual precision of CUDA cores, then fp64, then fp16.
   int best = -1;
-  for (int p : {1, 0, 2}) {
+  for (int p : {1, 0, 2, 3}) {
     if (flops[p] && (best < 0 || *flops[p] > *flops[best])) best = p;
   }
   return best;
@@ -61,6 +66,19 @@ void ResolvePeaks(const Group& g, int p, const std::vector<DeviceSpec>& devices,
     row->peak_flops_per_s = g.measured.flops_per_s[p];
     row->peak_bytes_per_s = g.measured.dram_bytes_per_s;
     row->peak_source = "measured";
+    return;
+  }
+  if (p == kTensor) {
+    if (g.tensor_precision == Precision::kUnknown) {
+      row->no_ceiling_reason = "tensor-pipe operations of an unknown source precision";
+      return;
+    }
+    for (Metric metric : PeakMetricsFor(g.tensor_precision)) {
+      RooflineRow attempt = *row;
+      ResolveDatabasePeaks(*g.trace, g.device, metric, devices, &attempt);
+      *row = std::move(attempt);
+      if (row->peak_flops_per_s) return;
+    }
     return;
   }
   if (p == static_cast<int>(CounterPrecision::kFp16)) {
@@ -101,7 +119,7 @@ void Finish(Group& g, const std::vector<DeviceSpec>& devices) {
     achieved_bytes = g.bytes_per_s / g.rate_launches;
     row.arithmetic_intensity = *achieved_bytes > 0 ? *achieved_flops / *achieved_bytes : 0;
   }
-  row.precision = ToPrecision(static_cast<CounterPrecision>(p));
+  row.precision = p == kTensor ? g.tensor_precision : ToPrecision(static_cast<CounterPrecision>(p));
   row.achieved_flops_per_s = achieved_flops;
   row.achieved_bytes_per_s = achieved_bytes;
   ResolvePeaks(g, p, devices, &row);
@@ -207,6 +225,9 @@ RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces,
         g.has_measured = g.measured.dram_bytes_per_s.has_value();
       }
       g.from_rates |= w.from_rates;
+      if (w.flops[kTensor] && g.tensor_precision == Precision::kUnknown) {
+        g.tensor_precision = TensorSourcePrecision(*trace, *counters[i]);
+      }
       if (w.dram_bytes) {
         for (int p = 0; p < kCounterPrecisionCount; ++p) AddOptional(g.flops[p], w.flops[p]);
         g.dram_bytes += *w.dram_bytes;

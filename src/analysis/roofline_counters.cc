@@ -20,7 +20,10 @@ constexpr PrecisionNames kNames[kCounterPrecisionCount] = {
     {'d', "D", "Double", {1, 1, 2}},
     {'f', "F", "Single", {1, 1, 2}},
     {'h', "H", "Half", {2, 2, 4}},
+    {'\0', "", "Tensor", {0, 0, 0}},  // no add/mul/fma instructions: read from tensor_ops
 };
+
+constexpr int kTensor = static_cast<int>(CounterPrecision::kTensor);
 
 // The launch's metrics, looked up by raw name or by (body item, label).
 class Metrics {
@@ -119,19 +122,47 @@ Precision ToPrecision(CounterPrecision precision) {
       return Precision::kFp32;
     case CounterPrecision::kFp16:
       return Precision::kFp16;
+    case CounterPrecision::kTensor:
+      break;
   }
   return Precision::kUnknown;
 }
 
+Precision TensorSourcePrecision(const Trace& trace, const KernelCounters& counters) {
+  constexpr std::string_view kPrefix = "sm__ops_path_tensor_src_";
+  static constexpr std::pair<std::string_view, Precision> kSources[] = {
+      {"fp64", Precision::kFp64}, {"tf32", Precision::kTf32}, {"fp16", Precision::kFp16},
+      {"bf16", Precision::kBf16}, {"fp8", Precision::kFp8},   {"int8", Precision::kInt8}};
+  Precision best = Precision::kUnknown;
+  double most = 0;
+  for (const CounterValue& m : counters.metrics) {
+    std::string_view name = trace.str(m.name);
+    if (!name.starts_with(kPrefix) || name.find("_sparsity_") != std::string_view::npos ||
+        m.value <= most) {
+      continue;
+    }
+    name.remove_prefix(kPrefix.size());
+    for (const auto& [source, precision] : kSources) {
+      if (name.starts_with(source) && name.substr(source.size()).starts_with("_")) {
+        best = precision;
+        most = m.value;
+      }
+    }
+  }
+  return best;
+}
+
 LaunchWork ReadLaunchWork(const Trace& trace, const KernelCounters& counters, int64_t duration_ns) {
   LaunchWork w;
-  w.flops = {counters.fp64_flops, counters.fp32_flops, counters.fp16_flops};
+  std::optional<double> tensor;
+  if (counters.tensor_ops && *counters.tensor_ops > 0) tensor = counters.tensor_ops;
+  w.flops = {counters.fp64_flops, counters.fp32_flops, counters.fp16_flops, tensor};
   w.dram_bytes = counters.dram_bytes;
   const Metrics m(trace, counters);
   const double seconds = duration_ns > 0 ? duration_ns * 1e-9 : 0;
   // Counts win over rates: they are exact, the rates are rounded to what ncu prints.
   for (int p = 0; p < kCounterPrecisionCount; ++p) {
-    if (w.flops[p]) continue;
+    if (w.flops[p] || p == kTensor) continue;
     std::optional<double> rate = FlopRate(m, p);
     if (!rate) continue;
     w.from_rates = true;
@@ -158,6 +189,7 @@ MeasuredPeaks ReadMeasuredPeaks(const Trace& trace, const KernelCounters& counte
   MeasuredPeaks peaks;
   const Metrics m(trace, counters);
   for (int p = 0; p < kCounterPrecisionCount; ++p) {
+    if (p == kTensor) continue;  // no tensor peak is read: the device database gives it
     const PrecisionNames& n = kNames[p];
     // peak_sustained counts FMA instructions per cycle; an FMA is 2 FLOPs (4 for packed half2).
     std::optional<double> raw =

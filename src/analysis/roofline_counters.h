@@ -21,11 +21,18 @@
 
 namespace tensormorph {
 
-// The precisions Nsight Compute's roofline counts FLOPs for; the values index per-precision arrays.
-// (Framework ops have more: Precision in analysis/flops/op_work.h.)
-enum class CounterPrecision : uint8_t { kFp64, kFp32, kFp16 };
-inline constexpr int kCounterPrecisionCount = 3;
+// The precisions Nsight Compute's roofline counts FLOPs for, plus the tensor pipe; the values
+// index per-precision arrays. kTensor counts sm__ops_path_tensor_src_* operations (each an
+// operation of the tensor roofline, used as FLOPs as Nsight Compute's tensor roofline does); its
+// element precision is TensorSourcePrecision. (Framework ops have more: model/precision.h.)
+enum class CounterPrecision : uint8_t { kFp64, kFp32, kFp16, kTensor };
+inline constexpr int kCounterPrecisionCount = 4;
+// kTensor maps to kUnknown: the source precision is per launch (TensorSourcePrecision).
 Precision ToPrecision(CounterPrecision precision);
+
+// The source precision of the tensor-pipe metric with the most operations
+// (sm__ops_path_tensor_src_bf16_dst_fp32.sum -> bf16); kUnknown without one.
+Precision TensorSourcePrecision(const Trace& trace, const KernelCounters& counters);
 
 struct LaunchWork {
   // Totals over the launch (the importer's counts), or rate x duration when only rates exist.

@@ -4,6 +4,7 @@
 #include "import/importer.h"
 #include "import/ncu/ncu_importer.h"
 #include "import/nsys/nsys_importer.h"
+#include "import/rocprof/rocprof_importer.h"
 #include "io/block_reader.h"
 #include "io/positions.h"
 
@@ -16,7 +17,8 @@ const std::vector<const Importer*>& Importers() {
   static const chrome::ChromeImporter kChrome;
   static const nsys::NsysImporter kNsys;
   static const ncu::NcuCsvImporter kNcu;
-  static const std::vector<const Importer*> kImporters = {&kChrome, &kNsys, &kNcu};
+  static const rocprof::RocprofImporter kRocprof;
+  static const std::vector<const Importer*> kImporters = {&kChrome, &kNsys, &kNcu, &kRocprof};
   return kImporters;
 }
 
@@ -48,8 +50,8 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
     if (chosen == nullptr) {
       return UnreadableInput(
           "not a trace format tensormorph reads (expected PyTorch profiler / Kineto or Chrome "
-          "trace "
-          "JSON, optionally gzip-compressed); use --input-format to force one",
+          "trace JSON, optionally gzip-compressed, an Nsight Systems SQLite export, an Nsight "
+          "Compute CSV or a rocprof CSV/JSON); use --input-format to force one",
           SourcePosition{1, 1});
     }
   }

@@ -11,6 +11,14 @@
 namespace tensormorph {
 namespace {
 
+// AMD's register inputs beside the VGPRs (AGPRs, SGPRs, wave size); all 0 on NVIDIA.
+struct AmdRegisters {
+  int64_t accum = 0, scalar = 0, wave = 0;
+  auto tie() const { return std::tie(accum, scalar, wave); }
+  bool operator==(const AmdRegisters& o) const { return tie() == o.tie(); }
+  bool operator<(const AmdRegisters& o) const { return tie() < o.tie(); }
+};
+
 // A row: kernel name, backend, architecture and launch configuration. Block size, not shape,
 // decides occupancy, so 256x1x1 and 32x8x1 launches of one kernel share a row.
 struct GroupKey {
@@ -20,9 +28,10 @@ struct GroupKey {
   int64_t block_size;
   int64_t registers;
   int64_t shared;
+  AmdRegisters amd;
   bool operator<(const GroupKey& o) const {
-    return std::tie(name, backend, arch, block_size, registers, shared) <
-           std::tie(o.name, o.backend, o.arch, o.block_size, o.registers, o.shared);
+    return std::tie(name, backend, arch, block_size, registers, shared, amd) <
+           std::tie(o.name, o.backend, o.arch, o.block_size, o.registers, o.shared, o.amd);
   }
 };
 
@@ -33,9 +42,10 @@ struct LaunchKey {
   int64_t block_size;
   int64_t registers;
   int64_t shared;
+  AmdRegisters amd;
   bool operator==(const LaunchKey& o) const {
     return name == o.name && device == o.device && block_size == o.block_size &&
-           registers == o.registers && shared == o.shared;
+           registers == o.registers && shared == o.shared && amd == o.amd;
   }
 };
 
@@ -43,7 +53,8 @@ struct LaunchKeyHash {
   size_t operator()(const LaunchKey& k) const {
     uint64_t h = k.name;
     for (uint64_t v : {uint64_t{k.device}, static_cast<uint64_t>(k.block_size),
-                       static_cast<uint64_t>(k.registers), static_cast<uint64_t>(k.shared)}) {
+                       static_cast<uint64_t>(k.registers), static_cast<uint64_t>(k.shared),
+                       static_cast<uint64_t>(k.amd.accum << 32 | k.amd.scalar << 8 | k.amd.wave)}) {
       h = (h ^ v) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
     }
     return h;
@@ -80,14 +91,30 @@ uint64_t GridBlocks(const Dim3& grid) {
   return uint64_t{std::max(grid.x, 1u)} * std::max(grid.y, 1u) * std::max(grid.z, 1u);
 }
 
+// The gfx target of a ROCm device, as the rocprof importer records it from agent_info in
+// Trace::metadata under "rocm_agent<trace id>_gfx_arch" (JSON text: "\"gfx942\""); see
+// import/rocprof/agents.h. Kineto's ROCm devices have none.
+std::optional<GpuArch> GfxArchOf(const Trace& trace, const Device& d) {
+  auto it = trace.metadata.find(fmt::format("rocm_agent{}_gfx_arch", d.trace_id));
+  if (it == trace.metadata.end()) return std::nullopt;
+  std::string_view text = it->second;
+  if (text.size() < 2 || text.front() != '"' || text.back() != '"') return std::nullopt;
+  StatusOr<GpuArch> arch = ParseArch(text.substr(1, text.size() - 2));
+  if (!arch.ok()) return std::nullopt;
+  return std::move(arch).value();
+}
+
 // The architecture a kernel on `device` ran on. The override wins for its own vendor. ROCm
 // devices report a "compute capability" too (9.0 on an MI250), but it does not name the gfx
-// target, so only CUDA devices are looked up.
+// target (gfx940 and gfx942 are both 9.4): they are looked up by the gfx name their trace
+// recorded, if any.
 std::optional<GpuArch> ArchOf(const Trace& trace, uint32_t device, Backend backend,
                               const KernelOccupancyQuery& query) {
   const GpuVendor vendor = backend == Backend::kRocm ? GpuVendor::kAmd : GpuVendor::kNvidia;
   if (query.arch && query.arch->vendor == vendor) return query.arch;
-  if (backend != Backend::kCuda || device >= trace.devices.size()) return std::nullopt;
+  if (device >= trace.devices.size()) return std::nullopt;
+  if (backend == Backend::kRocm) return GfxArchOf(trace, trace.devices[device]);
+  if (backend != Backend::kCuda) return std::nullopt;
   const Device& d = trace.devices[device];
   if (d.compute_major <= 0) return std::nullopt;
   StatusOr<GpuArch> arch = ParseArch(fmt::format("{}.{}", d.compute_major, d.compute_minor));
@@ -130,7 +157,8 @@ const char* SkipReasonText(SkipReason reason) {
     case SkipReason::kNoLaunchConfiguration:
       return "no launch configuration in the trace";
     case SkipReason::kNoRegisters:
-      return "no registers in the trace (ROCm Kineto traces carry no VGPR/SGPR counts)";
+      return "no registers in the trace (ROCm Kineto traces and ROCm 6.2 rocprofv3 CSVs carry no "
+             "VGPR/SGPR counts)";
     case SkipReason::kUnknownArchitecture:
       return "unknown architecture: pass --arch";
     case SkipReason::kInvalidLaunch:
@@ -172,8 +200,13 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
       const Backend backend =
           device < trace.devices.size() ? trace.devices[device].backend : Backend::kOther;
       const int64_t block_size = int64_t{k.block.x} * k.block.y * k.block.z;
-      const LaunchKey key{k.name, device, block_size, k.registers_per_thread,
-                          k.shared_memory_bytes};
+      // AMD: AGPRs, SGPRs and wave size (rocprof) change occupancy too; 0 where unknown.
+      const AmdRegisters amd =
+          backend == Backend::kRocm
+              ? AmdRegisters{k.accum_registers_per_thread, k.scalar_registers, k.wave_size}
+              : AmdRegisters{};
+      const LaunchKey key{k.name, device, block_size, k.registers_per_thread, k.shared_memory_bytes,
+                          amd};
       auto it = cache.find(key);
       if (it == cache.end()) {
         Resolution res;
@@ -196,7 +229,8 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
                       arch->name,
                       block_size,
                       k.registers_per_thread,
-                      k.shared_memory_bytes};
+                      k.shared_memory_bytes,
+                      amd};
           auto [g, inserted] = groups.try_emplace(std::move(gk));
           Group& group = g->second;
           if (inserted) {
@@ -205,6 +239,9 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
             launch.registers_per_thread = k.registers_per_thread;
             // Traces give static + dynamic together; the calculator only adds them.
             launch.dynamic_shared_bytes = k.shared_memory_bytes;
+            launch.accum_registers = amd.accum;
+            launch.scalar_registers = amd.scalar;
+            launch.wave_size = static_cast<int>(amd.wave);
             StatusOr<OccupancyResult> result = ComputeOccupancy(*arch, launch);
             group.invalid = !result.ok();
             if (result.ok()) group.row.occupancy = std::move(result).value();

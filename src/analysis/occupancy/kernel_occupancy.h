@@ -41,7 +41,7 @@ const char* AchievedSourceName(AchievedSource source);
 // Why launches have no row.
 enum class SkipReason : uint8_t {
   kNoLaunchConfiguration,  // no block size, or no registers on NVIDIA
-  kNoRegisters,            // ROCm: Kineto traces carry no VGPR/SGPR counts
+  kNoRegisters,            // ROCm: Kineto traces and ROCm 6.2 rocprofv3 CSVs carry no VGPR counts
   kUnknownArchitecture,    // the device has no compute capability we know; --arch fixes it
   kInvalidLaunch,          // the calculator rejects the configuration (e.g. over a maximum)
   kNotAGpuKernel,          // CPU, Metal, WebGPU or other backends: no occupancy rules

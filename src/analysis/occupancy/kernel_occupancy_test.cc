@@ -330,3 +330,65 @@ TEST(KernelOccupancy, GroupingSourcesAndSkips) {
 
 }  // namespace
 }  // namespace tensormorph
+
+namespace tensormorph {
+namespace {
+
+// rocprof kernels carry VGPRs, AGPRs, SGPRs and LDS; the gfx target comes from the agent (the
+// importer's "rocm_agent<id>_gfx_arch" metadata) or --arch. By hand (other-backends.md §2, gfx90a:
+// 4 SIMDs x 8 waves, 512 unified VGPRs per lane in granules of 8, 64 KiB LDS in 512 B granules):
+//   256 work-items = 4 waves; 16384 B LDS -> 65536 / 16384 = 4 workgroups; waves 32 / 4 = 8.
+//   128 VGPRs + 128 AGPRs = 256 -> 2 waves/SIMD -> 4 x 2 / 4 = 2 workgroups: 8/32 = 25 %.
+//   128 VGPRs, no AGPRs = 128 -> 4 waves/SIMD -> 4 x 4 / 4 = 4 workgroups (tied with LDS):
+//   16/32 = 50 %, registers first among the tied.
+TEST(KernelOccupancy, RocprofKernelsUseTheirAgentsGfxTarget) {
+  Trace t;
+  t.format = "rocprof";
+  Device gpu;
+  gpu.backend = Backend::kRocm;
+  gpu.trace_id = 4;
+  gpu.compute_major = 9;  // says gfx9, not which gfx9: the metadata names it
+  t.devices = {gpu};
+  t.metadata["rocm_agent4_gfx_arch"] = "\"gfx90a\"";
+  auto add = [&](uint16_t vgprs, uint16_t agprs, int64_t duration) {
+    Kernel k;
+    k.name = t.strings.Intern("gemm");
+    k.device = 0;
+    k.block = {256, 1, 1};
+    k.grid = {64, 1, 1};
+    k.registers_per_thread = vgprs;
+    k.accum_registers_per_thread = agprs;
+    k.scalar_registers = 96;
+    k.shared_memory_bytes = 16384;
+    k.duration_ns = duration;
+    t.kernels.push_back(k);
+  };
+  add(128, 128, 300);
+  add(128, 0, 100);
+  add(0, 0, 50);  // a launch without registers (Kineto-style) stays skipped
+
+  KernelOccupancySummary s = SummarizeKernelOccupancy({&t}, {});
+  ASSERT_EQ(s.rows.size(), 2u);
+  EXPECT_EQ(s.rows[0].arch, "gfx90a");
+  EXPECT_EQ(s.rows[0].occupancy.registers_allocated, 256);
+  EXPECT_DOUBLE_EQ(s.rows[0].occupancy.occupancy, 0.25);
+  EXPECT_EQ(s.rows[0].occupancy.limiter, OccupancyLimiter::kRegisters);
+  EXPECT_EQ(s.rows[0].occupancy.limits.shared_memory, 4);
+  EXPECT_EQ(s.rows[1].occupancy.registers_allocated, 128);
+  EXPECT_DOUBLE_EQ(s.rows[1].occupancy.occupancy, 0.5);
+  EXPECT_EQ(s.rows[1].occupancy.limiter, OccupancyLimiter::kRegisters);
+  ASSERT_EQ(s.skipped.count(SkipReason::kNoRegisters), 1u);
+  EXPECT_EQ(s.skipped.at(SkipReason::kNoRegisters).count, 1u);
+
+  // --arch overrides the agent's target for AMD kernels; without either the target is unknown.
+  KernelOccupancyQuery query;
+  query.arch = ParseArch("gfx942").value();
+  EXPECT_EQ(SummarizeKernelOccupancy({&t}, query).rows[0].arch, "gfx942");
+  t.metadata.clear();
+  s = SummarizeKernelOccupancy({&t}, {});
+  EXPECT_TRUE(s.rows.empty());
+  EXPECT_EQ(s.skipped.at(SkipReason::kUnknownArchitecture).count, 2u);
+}
+
+}  // namespace
+}  // namespace tensormorph

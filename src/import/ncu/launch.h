@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "import/ncu/csv_reader.h"
+#include "io/csv_reader.h"
 #include "model/status.h"
 #include "model/trace.h"
 

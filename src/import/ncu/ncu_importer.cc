@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <optional>
 
-#include "import/ncu/csv_reader.h"
 #include "import/ncu/launch.h"
 #include "io/block_reader.h"
+#include "io/csv_reader.h"
 
 namespace tensormorph::ncu {
 namespace {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <set>
 
-#include "import/ncu/csv_reader.h"
+#include "io/csv_reader.h"
 
 namespace tensormorph::ncu {
 namespace {

@@ -1,8 +1,8 @@
-#include "import/ncu/csv_reader.h"
+#include "io/csv_reader.h"
 
 #include <gtest/gtest.h>
 
-namespace tensormorph::ncu {
+namespace tensormorph {
 namespace {
 
 std::vector<CsvRecord> ReadAll(CsvReader& reader) {
@@ -146,4 +146,4 @@ TEST(NcuCsvReader, AnUnclosedQuoteDoesNotBufferTheWholeFile) {
 }
 
 }  // namespace
-}  // namespace tensormorph::ncu
+}  // namespace tensormorph

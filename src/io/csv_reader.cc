@@ -1,10 +1,10 @@
-#include "import/ncu/csv_reader.h"
+#include "io/csv_reader.h"
 
 #include <fmt/format.h>
 
 #include <utility>
 
-namespace tensormorph::ncu {
+namespace tensormorph {
 
 const std::string& CsvRecord::at(size_t i) const {
   static const std::string kEmpty;
@@ -162,7 +162,7 @@ bool CsvReader::Next(CsvRecord* record) {
       if (buffer_.size() - pos_ > kMaxRecordBytes) {
         status_ = UnreadableInput(
             fmt::format("a CSV record longer than {} MiB starts here (a quote that is never "
-                        "closed?); not an Nsight Compute export",
+                        "closed?); not a CSV export",
                         kMaxRecordBytes >> 20),
             SourcePosition{line_, 1});
         return false;
@@ -179,4 +179,4 @@ bool CsvReader::Next(CsvRecord* record) {
   }
 }
 
-}  // namespace tensormorph::ncu
+}  // namespace tensormorph

@@ -4,9 +4,9 @@
 //
 // What it accepts: fields quoted or not, "" for a quote inside a quoted field, commas and line
 // breaks inside quoted fields, CRLF, LF or a lone CR as line ends, a UTF-8 byte order mark, and a
-// last line without a line end. It is lenient where RFC 4180 is strict and ncu output does not
-// need strictness: a quote inside an unquoted field is kept as a character, and text after a
-// closing quote is appended to the field (the record is flagged, so that the caller can warn).
+// last line without a line end. It is lenient where RFC 4180 is strict and the profilers' output
+// does not need strictness: a quote inside an unquoted field is kept as a character, and text after
+// a closing quote is appended to the field (the record is flagged, so that the caller can warn).
 // Blank lines are skipped.
 #pragma once
 
@@ -18,7 +18,7 @@
 
 #include "model/status.h"
 
-namespace tensormorph::ncu {
+namespace tensormorph {
 
 struct CsvRecord {
   std::vector<std::string> fields;
@@ -65,4 +65,4 @@ class CsvReader {
   Status status_;
 };
 
-}  // namespace tensormorph::ncu
+}  // namespace tensormorph

@@ -1,0 +1,249 @@
+#include "import/rocprof/rocprof_importer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "import/rocprof/agents.h"
+#include "import/rocprof/api_calls.h"
+#include "import/rocprof/copies.h"
+#include "import/rocprof/json_trace.h"
+#include "import/rocprof/kernels.h"
+#include "import/rocprof/siblings.h"
+#include "io/block_reader.h"
+#include "model/trace_order.h"
+
+namespace tensormorph::rocprof {
+namespace {
+
+constexpr int64_t kSameRunGapNs = int64_t{3600} * 1000 * 1000 * 1000;  // one hour
+
+const char* KindFileName(CsvKind kind) {
+  switch (kind) {
+    case CsvKind::kKernels:
+      return "kernel_trace.csv";
+    case CsvKind::kMemoryCopy:
+      return "memory_copy_trace.csv";
+    case CsvKind::kHipApi:
+      return "hip_api_trace.csv";
+    case CsvKind::kAgentInfo:
+      return "agent_info.csv";
+    default:
+      return "csv";
+  }
+}
+
+std::string FileName(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+// How many rows each table had before a file was read, to take a file back out.
+struct Mark {
+  size_t kernels, transfers, api_calls, tracks, devices;
+  EventCounts counts;
+  explicit Mark(const Trace& t)
+      : kernels(t.kernels.size()),
+        transfers(t.transfers.size()),
+        api_calls(t.api_calls.size()),
+        tracks(t.tracks.size()),
+        devices(t.devices.size()),
+        counts(t.counts) {}
+};
+
+struct Span {
+  int64_t start = INT64_MAX, end = INT64_MIN;
+  bool empty() const { return start > end; }
+  template <typename Row>
+  void Add(const std::vector<Row>& rows, size_t from) {
+    for (size_t i = from; i < rows.size(); ++i) {
+      start = std::min(start, rows[i].start_ns);
+      end = std::max(end, rows[i].start_ns + rows[i].duration_ns);
+    }
+  }
+};
+
+Span SpanSince(const Trace& t, const Mark& m) {
+  Span s;
+  s.Add(t.kernels, m.kernels);
+  s.Add(t.transfers, m.transfers);
+  s.Add(t.api_calls, m.api_calls);
+  return s;
+}
+
+void Rollback(const Mark& m, Trace* t) {
+  t->kernels.resize(m.kernels);
+  t->transfers.resize(m.transfers);
+  t->api_calls.resize(m.api_calls);
+  t->tracks.resize(m.tracks);
+  t->devices.resize(m.devices);
+  t->counts = m.counts;
+}
+
+Status ReadRows(CsvKind kind, CsvFile* file, DeviceResolver* devices, Trace* trace,
+                Warnings* warnings) {
+  switch (kind) {
+    case CsvKind::kKernels:
+      return ReadKernels(file, devices, trace, warnings);
+    case CsvKind::kMemoryCopy:
+      return ReadMemoryCopies(file, devices, trace, warnings);
+    case CsvKind::kHipApi:
+      return ReadApiCalls(file, trace, warnings);
+    default:
+      return Status::Ok();
+  }
+}
+
+CsvKind KindOf(const CsvFile& file) {
+  return ClassifyHeader(Columns(file.header()));
+}
+
+// At most 40 bytes of a header field, with anything but printable ASCII as '?', for a message
+// about a file that may be binary.
+std::string Printable(const std::string& field) {
+  std::string out = field.substr(0, 40);
+  for (char& c : out) {
+    if (c < 0x20 || c > 0x7e) c = '?';
+  }
+  return out;
+}
+
+Status NotRocprof(const std::vector<std::string>& header) {
+  std::string first;
+  for (size_t i = 0; i < std::min<size_t>(header.size(), 4); ++i) {
+    first += fmt::format("{}\"{}\"", i == 0 ? "" : ",", Printable(header[i]));
+  }
+  return UnreadableInput(
+      fmt::format("not a rocprof CSV header (starts {}); expected rocprofv3 kernel_trace.csv "
+                  "(\"Kind\",\"Agent_Id\",...,\"Kernel_Name\",...), memory_copy_trace.csv, "
+                  "hip_api_trace.csv, or rocprof v1/v2 results.csv (Index,KernelName,... / "
+                  "Dispatch_ID,GPU_ID,...)",
+                  first),
+      SourcePosition{1, 1});
+}
+
+}  // namespace
+
+int RocprofImporter::Sniff(std::string_view head) const {
+  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  if (head.starts_with("{")) {
+    return head.find("\"rocprofiler-sdk-tool\"") != std::string_view::npos ? 100 : 0;
+  }
+  const size_t end = head.find_first_of("\r\n");
+  if (end == std::string_view::npos && head.size() >= (64 << 10)) return 0;
+  CsvReader reader(head.substr(0, end));
+  CsvRecord header;
+  if (!reader.Next(&header)) return 0;
+  switch (ClassifyHeader(Columns(header.fields))) {
+    case CsvKind::kNone:
+      return 0;
+    case CsvKind::kCounterCollection:
+      return 90;  // Import() explains why it is not read
+    default:
+      return 100;
+  }
+}
+
+StatusOr<Trace> RocprofImporter::Import(const std::string& path,
+                                        const ImportOptions& options) const {
+  StatusOr<std::string> head = ReadHead(path, 64);
+  if (!head.ok()) return head.status();
+  if (head->starts_with("{")) return ImportRocprofJson(path);
+
+  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(path);
+  if (!opened.ok()) return opened.status();
+  CsvFile& primary = **opened;
+  const CsvKind kind = KindOf(primary);
+  if (kind == CsvKind::kNone) return NotRocprof(primary.header());
+  if (kind == CsvKind::kCounterCollection) {
+    return UnreadableInput(
+        "a rocprofv3 counter_collection.csv has one row per (dispatch, counter), and no times "
+        "before ROCm 6.4: read the run's kernel_trace.csv (rocprofv3 --kernel-trace) instead",
+        SourcePosition{1, 1});
+  }
+
+  Trace trace;
+  trace.path = path;
+  trace.format = "rocprof";
+  Warnings warnings;
+  std::vector<AgentInfo> agents;
+  const std::vector<Sibling> siblings = FindSiblings(path, kind);
+  std::vector<std::string> used;  // sibling file names read
+
+  // Agent info first: every other file resolves its agent ids against it.
+  if (kind == CsvKind::kAgentInfo) {
+    if (Status s = ReadAgentInfo(&primary, &warnings, &agents); !s.ok()) return s;
+  }
+  for (const Sibling& s : siblings) {
+    if (s.kind != CsvKind::kAgentInfo) continue;
+    StatusOr<std::unique_ptr<CsvFile>> file = CsvFile::Open(s.path);
+    if (!file.ok() || KindOf(**file) != CsvKind::kAgentInfo) {
+      warnings.File(s.path, "not a readable rocprofv3 agent_info.csv: devices stay unnamed");
+      continue;
+    }
+    Status read = ReadAgentInfo(file.value().get(), &warnings, &agents);
+    if (!read.ok()) {
+      warnings.File(s.path, "could not be read: " + read.message());
+      agents.clear();
+      continue;
+    }
+    used.push_back(FileName(s.path));
+  }
+  DeviceResolver devices(agents, &trace);
+
+  const Mark before_primary(trace);
+  if (Status s = ReadRows(kind, &primary, &devices, &trace, &warnings); !s.ok()) return s;
+  const Span primary_span = SpanSince(trace, before_primary);
+
+  for (const Sibling& s : siblings) {
+    if (s.kind == CsvKind::kAgentInfo) continue;
+    StatusOr<std::unique_ptr<CsvFile>> file = CsvFile::Open(s.path);
+    if (!file.ok() || KindOf(**file) != s.kind) {
+      warnings.File(s.path,
+                    fmt::format("not a readable rocprofv3 {}: not used", KindFileName(s.kind)));
+      continue;
+    }
+    const Mark mark(trace);
+    Status read = ReadRows(s.kind, file.value().get(), &devices, &trace, &warnings);
+    const Span span = SpanSince(trace, mark);
+    if (!read.ok()) {
+      Rollback(mark, &trace);
+      devices.Forget(mark.devices);
+      warnings.File(s.path, "could not be read, not used: " + read.message());
+      continue;
+    }
+    if (!primary_span.empty() && !span.empty()) {
+      const int64_t gap = std::max(span.start - primary_span.end, primary_span.start - span.end);
+      if (gap > kSameRunGapNs) {
+        Rollback(mark, &trace);
+        devices.Forget(mark.devices);
+        warnings.File(s.path, fmt::format("its times lie {:.1f} hours away from {}'s: from another "
+                                          "run, not used",
+                                          static_cast<double>(gap) / 3.6e12, FileName(path)));
+        continue;
+      }
+    }
+    used.push_back(FileName(s.path));
+  }
+
+  trace.format_version = kind == CsvKind::kKernels
+                             ? DescribeKernelHeader(Columns(primary.header()))
+                             : fmt::format("rocprofv3 {}", KindFileName(kind));
+  if (!used.empty()) {
+    std::string list;
+    for (const std::string& u : used) list += (list.empty() ? "" : ", ") + u;
+    trace.format_version += "; with " + list;
+  }
+  for (const AgentInfo& a : agents) trace.described_device_count += a.gpu ? 1 : 0;
+  if (!trace.api_calls.empty()) trace.backends.push_back(Backend::kCpu);
+  if (!trace.kernels.empty() || !trace.transfers.empty()) trace.backends.push_back(Backend::kRocm);
+  if (trace.counts.kernels == 0 && kind == CsvKind::kKernels) {
+    warnings.File(path, "no kernel dispatch rows");
+  }
+  SortTraceTables(&trace);
+  ComputeTraceSpan(&trace);
+  warnings.AppendTo(&trace.warnings);
+  return trace;
+}
+
+}  // namespace tensormorph::rocprof

@@ -1,0 +1,27 @@
+// ROCm profiler output: rocprofv3 CSV (kernel_trace, memory_copy_trace, hip_api_trace,
+// agent_info), rocprof v1 results.csv, rocprofv2 results.csv, rocprof-compute timestamps.csv /
+// pmc_perf.csv, and rocprofv3 JSON (--output-format json). Columns are read by header name.
+//
+// rocprofv3 writes one run as several CSV files `<prefix>_<kind>.csv` in one folder. Given any of
+// them, the importer reads the others with the same prefix that exist: agent_info for device
+// names, gfx targets and CU counts; memory copies; HIP API calls (joined to kernels by
+// Correlation_Id). A sibling whose times lie more than an hour away from the given file's is from
+// another run (rocprof's documentation fixtures are) and is left out with a warning.
+#pragma once
+
+#include "import/importer.h"
+
+namespace tensormorph::rocprof {
+
+class RocprofImporter final : public Importer {
+ public:
+  std::string_view name() const override { return "rocprof"; }
+  std::string_view description() const override {
+    return "ROCm rocprof v1/v2/v3 CSV (kernel_trace.csv with its sibling files, results.csv) "
+           "and rocprofv3 JSON";
+  }
+  int Sniff(std::string_view head) const override;
+  StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
+};
+
+}  // namespace tensormorph::rocprof
