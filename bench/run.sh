@@ -37,35 +37,17 @@ bytes=$(stat -c %s "$trace")
 # Every command below then reads the file from the page cache, the first one included.
 cat "$trace" >/dev/null
 
-field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
-calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+
+# shellcheck source=bench/measure_runs.sh
+source "$(dirname "$0")/measure_runs.sh"
 
 bare_wall=''
 rows=()
-# measure LABEL CMD...: runs CMD $runs times; keeps the best wall time (with its CPU times) and
-# the highest peak RSS of all runs.
+# measure LABEL CMD...: best of $runs runs (measure_runs.sh), as a table row; the first command
+# measured is the baseline.
 measure() {
-  local label=$1 best='' user='' sys='' rss=0 line wall kib
-  shift
-  for ((i = 0; i < runs; i++)); do
-    if ! "$tools/tm_measure" -o "$out/measure.txt" -- "$@" >/dev/null; then
-      echo "bench: failed: $*" >&2
-      exit 1
-    fi
-    line=$(<"$out/measure.txt")
-    echo "bench: $label: $line" >&2
-    wall=$(field wall_s "$line")
-    kib=$(field maxrss_kib "$line")
-    if [[ -z $best ]] || (($(calc %d "$wall < $best"))); then
-      best=$wall
-      user=$(field user_s "$line")
-      sys=$(field sys_s "$line")
-    fi
-    if ((kib > rss)); then
-      rss=$kib
-    fi
-  done
-  rm -f "$out/measure.txt"
+  measure_runs "$@"
+  local label=$1 best=$measured_wall user=$measured_user sys=$measured_sys rss=$measured_rss_kib
   bare_wall=${bare_wall:-$best}
   rows+=("| \`$label\` | $(calc %.2f "$best") | $(calc %.0f "$bytes / 1e6 / $best") \
 | $(calc %.2f "$user") | $(calc %.2f "$sys") | $(calc %.0f "$rss / 1024") \

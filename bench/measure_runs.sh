@@ -1,0 +1,33 @@
+# Sourced by bench/run.sh and bench/run_nsys.sh: running a command several times under
+# tm_measure. Needs $tools (where tm_measure is), $out (a scratch folder) and $runs.
+
+field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+
+# measure_runs LABEL CMD...: runs CMD $runs times; sets measured_wall (the best wall time),
+# measured_user and measured_sys (that run's CPU times) and measured_rss_kib (the highest peak
+# RSS of all runs).
+measure_runs() {
+  local label=$1 line wall kib
+  shift
+  measured_wall='' measured_user='' measured_sys='' measured_rss_kib=0
+  for ((i = 0; i < runs; i++)); do
+    if ! "$tools/tm_measure" -o "$out/measure.txt" -- "$@" >/dev/null; then
+      echo "bench: failed: $*" >&2
+      exit 1
+    fi
+    line=$(<"$out/measure.txt")
+    echo "bench: $label: $line" >&2
+    wall=$(field wall_s "$line")
+    kib=$(field maxrss_kib "$line")
+    if [[ -z $measured_wall ]] || (($(calc %d "$wall < $measured_wall"))); then
+      measured_wall=$wall
+      measured_user=$(field user_s "$line")
+      measured_sys=$(field sys_s "$line")
+    fi
+    if ((kib > measured_rss_kib)); then
+      measured_rss_kib=$kib
+    fi
+  done
+  rm -f "$out/measure.txt"
+}
