@@ -4,6 +4,7 @@
 #include "import/importer.h"
 #include "import/ncu/ncu_importer.h"
 #include "import/nsys/nsys_importer.h"
+#include "import/onnxruntime/ort_importer.h"
 #include "import/rocprof/rocprof_importer.h"
 #include "io/block_reader.h"
 #include "io/positions.h"
@@ -18,7 +19,9 @@ const std::vector<const Importer*>& Importers() {
   static const nsys::NsysImporter kNsys;
   static const ncu::NcuCsvImporter kNcu;
   static const rocprof::RocprofImporter kRocprof;
-  static const std::vector<const Importer*> kImporters = {&kChrome, &kNsys, &kNcu, &kRocprof};
+  static const onnxruntime::OrtImporter kOnnxRuntime;
+  static const std::vector<const Importer*> kImporters = {&kChrome, &kNsys, &kNcu, &kRocprof,
+                                                          &kOnnxRuntime};
   return kImporters;
 }
 
@@ -51,7 +54,9 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
       return UnreadableInput(
           "not a trace format tensormorph reads (expected PyTorch profiler / Kineto or Chrome "
           "trace JSON, optionally gzip-compressed, an Nsight Systems SQLite export, an Nsight "
-          "Compute CSV or a rocprof CSV/JSON); use --input-format to force one",
+          "Compute CSV, a rocprof CSV/JSON or an ONNX Runtime profile); use --input-format to "
+          "force "
+          "one",
           SourcePosition{1, 1});
     }
   }
