@@ -18,16 +18,11 @@ Status ReadApiCalls(CsvFile* file, Trace* trace, Warnings* warnings) {
   }
   CsvRecord row;
   while (file->Next(&row, warnings)) {
-    std::optional<int64_t> s = ParseTimestamp(row.at(start)), e = ParseTimestamp(row.at(end));
-    if (!s || !e || *e < *s) {
-      ++trace->counts.skipped;
-      warnings->Row(file->path(), row.line,
-                    "start/end are not integer nanoseconds in order: row skipped");
-      continue;
-    }
+    int64_t start_ns = 0, duration_ns = 0;
+    if (!ReadRowSpan(*file, row, start, end, trace, warnings, &start_ns, &duration_ns)) continue;
     ApiCall call;
-    call.start_ns = *s;
-    call.duration_ns = *e - *s;
+    call.start_ns = start_ns;
+    call.duration_ns = duration_ns;
     call.name = trace->strings.Intern(row.at(function));
     call.kind = ApiKind::kRuntime;
     std::optional<int64_t> id = ParseInt(row.at(correlation));

@@ -139,4 +139,26 @@ std::optional<AgentRef> ParseAgent(std::string_view text) {
   return ref;
 }
 
+bool ReadRowSpan(const CsvFile& file, const CsvRecord& row, size_t start, size_t end, Trace* trace,
+                 Warnings* warnings, int64_t* start_ns, int64_t* duration_ns) {
+  const std::optional<int64_t> s = ParseTimestamp(row.at(start));
+  const std::optional<int64_t> e = ParseTimestamp(row.at(end));
+  if (!s || !e) {
+    ++trace->counts.skipped;
+    warnings->Row(file.path(), row.line,
+                  fmt::format("timestamps '{}', '{}' are not integer nanoseconds within 2^62 "
+                              "(saved through a spreadsheet?): row skipped",
+                              row.at(start).substr(0, 40), row.at(end).substr(0, 40)));
+    return false;
+  }
+  if (*e < *s) {
+    ++trace->counts.skipped;
+    warnings->Row(file.path(), row.line, "it ends before it starts: row skipped");
+    return false;
+  }
+  *start_ns = *s;
+  *duration_ns = *e - *s;
+  return true;
+}
+
 }  // namespace tensormorph::rocprof

@@ -12,6 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "import/rocprof/csv_file.h"
+#include "model/trace.h"
+
 namespace tensormorph::rocprof {
 
 // What one rocprof CSV holds, decided from its header alone.
@@ -62,6 +65,11 @@ std::optional<int64_t> ParseInt(std::string_view text);
 // A timestamp in ns: an integer in [0, 2^62] (the model keeps times within ±2^62 so that any
 // difference or offset stays in range); nullopt otherwise.
 std::optional<int64_t> ParseTimestamp(std::string_view text);
+
+// The row's start and end columns as integer nanoseconds in order: its start and duration. A row
+// without them is counted as skipped, with a warning naming the file and line: false.
+bool ReadRowSpan(const CsvFile& file, const CsvRecord& row, size_t start, size_t end, Trace* trace,
+                 Warnings* warnings, int64_t* start_ns, int64_t* duration_ns);
 
 // The number in an agent id: "Agent 4" → 4, "GPU 0" → 0, "4" → 4; nullopt otherwise.
 struct AgentRef {

@@ -24,16 +24,11 @@ Status ReadMemoryCopies(CsvFile* file, DeviceResolver* devices, Trace* trace, Wa
                end = c.Find({"End_Timestamp"}), bytes = c.Find({"Size", "Bytes", "Copy_Bytes"});
   CsvRecord row;
   while (file->Next(&row, warnings)) {
-    std::optional<int64_t> s = ParseTimestamp(row.at(start)), e = ParseTimestamp(row.at(end));
-    if (!s || !e || *e < *s) {
-      ++trace->counts.skipped;
-      warnings->Row(file->path(), row.line,
-                    "start/end are not integer nanoseconds in order: row skipped");
-      continue;
-    }
+    int64_t start_ns = 0, duration_ns = 0;
+    if (!ReadRowSpan(*file, row, start, end, trace, warnings, &start_ns, &duration_ns)) continue;
     Transfer t;
-    t.start_ns = *s;
-    t.duration_ns = *e - *s;
+    t.start_ns = start_ns;
+    t.duration_ns = duration_ns;
     t.kind = TransferKind::kMemcpy;
     const std::string& dir = row.at(direction);
     t.name = trace->strings.Intern(CopyName(dir));

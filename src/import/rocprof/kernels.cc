@@ -43,25 +43,13 @@ Status ReadKernels(CsvFile* file, DeviceResolver* devices, Trace* trace, Warning
       ++trace->counts.other;
       continue;
     }
-    std::optional<int64_t> start = ParseTimestamp(row.at(c.start));
-    std::optional<int64_t> end = ParseTimestamp(row.at(c.end));
-    if (!start || !end) {
-      ++trace->counts.skipped;
-      warnings->Row(
-          file->path(), row.line,
-          fmt::format("timestamps '{}', '{}' are not integer nanoseconds within 2^62 (saved "
-                      "through a spreadsheet?): row skipped",
-                      row.at(c.start).substr(0, 40), row.at(c.end).substr(0, 40)));
-      continue;
-    }
-    if (*end < *start) {
-      ++trace->counts.skipped;
-      warnings->Row(file->path(), row.line, "the kernel ends before it starts: row skipped");
+    int64_t start_ns = 0, duration_ns = 0;
+    if (!ReadRowSpan(*file, row, c.start, c.end, trace, warnings, &start_ns, &duration_ns)) {
       continue;
     }
     Kernel k;
-    k.start_ns = *start;
-    k.duration_ns = *end - *start;
+    k.start_ns = start_ns;
+    k.duration_ns = duration_ns;
     k.name = trace->strings.Intern(row.at(c.name));
     if (c.agent != kMissing) k.device = devices->Resolve(row.at(c.agent));
     if (c.correlation != kMissing) k.link.correlation = Count(row, c.correlation);
