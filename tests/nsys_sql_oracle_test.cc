@@ -373,7 +373,9 @@ TEST(NsysSqlOracle, LaunchLinksFollowCorrelationWithinAProcess) {
       if (row["origin"] == "no_launch") no_launch += row["kernels"].get<int64_t>();
     }
     EXPECT_EQ(no_launch, unlaunched);
-    if (file.filename() == "nsysai_h100_2gpu_1s_2026.2.sqlite") EXPECT_EQ(no_launch, 1810);
+    if (file.filename() == "nsysai_h100_2gpu_1s_2026.2.sqlite") {
+      EXPECT_EQ(no_launch, 1810);
+    }
   }
 }
 
