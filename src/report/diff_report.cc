@@ -20,7 +20,9 @@ const char* KindOption(const DiffOptions& o) {
 
 std::string SignedDuration(int64_t ns) {
   if (ns == 0) return "0 ns";
-  return (ns > 0 ? "+" : "-") + FormatDuration(static_cast<double>(std::llabs(ns)));
+  // fmt rather than "+" + string: GCC 12 warns about the latter (-Wrestrict, a false positive).
+  return fmt::format("{}{}", ns > 0 ? '+' : '-',
+                     FormatDuration(static_cast<double>(std::llabs(ns))));
 }
 
 std::string Percent(const std::optional<double>& p) {
