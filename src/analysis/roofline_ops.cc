@@ -4,7 +4,7 @@
 
 #include <tuple>
 
-#include "analysis/flops/op_work.h"
+#include "analysis/flops/slice_work.h"
 #include "analysis/kernels.h"
 #include "analysis/linking/work_links.h"
 #include "analysis/ops/op_stacks.h"
@@ -20,21 +20,6 @@ struct OpGroup {
   double flops = 0, bytes = 0;
   bool bytes_known = true;
 };
-
-// The op calls whose shapes the FLOP counter knows, each with its estimate (cached per distinct
-// name and shapes: shapes repeat every step).
-std::vector<std::optional<OpWork>> EstimateSlices(const Trace& trace) {
-  std::vector<std::optional<OpWork>> work(trace.slices.size());
-  std::map<std::pair<StringId, StringId>, std::optional<OpWork>> cache;
-  for (size_t i = 0; i < trace.slices.size(); ++i) {
-    const Slice& s = trace.slices[i];
-    if (s.kind != SliceKind::kOp || s.inputs == 0 || !IsFlopCountedOp(trace.str(s.name))) continue;
-    auto [it, added] = cache.try_emplace({s.name, s.inputs});
-    if (added) it->second = EstimateOpWork(trace.str(s.name), trace.str(s.inputs));
-    work[i] = it->second;
-  }
-  return work;
-}
 
 void FinishGroup(const Trace& trace, OpGroup& g, const std::vector<DeviceSpec>& devices) {
   RooflineRow& row = g.row;
@@ -104,7 +89,7 @@ void AddOpShapeRows(const Trace& trace, const std::vector<DeviceSpec>& devices,
   const TraceLinks links = LinkTrace(trace);
   const OpStacks stacks(trace, links, false);
   const SliceDeviceTime device_time = ComputeSliceDeviceTime(trace, links, stacks, std::nullopt);
-  const std::vector<std::optional<OpWork>> work = EstimateSlices(trace);
+  const std::vector<std::optional<OpWork>> work = EstimateSliceWork(trace);
 
   // The outermost counted call around each slice, so that each kernel is counted once.
   std::vector<uint32_t> counted_root(trace.slices.size(), kNoRow);

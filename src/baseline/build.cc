@@ -45,15 +45,6 @@ std::vector<InputSteps> FindAllSteps(const std::vector<const Trace*>& traces,
   return out;
 }
 
-// The step whose window [start, end) holds `time_ns`, or -1. Steps are ordered by start.
-int32_t StepAt(const std::vector<Step>& steps, int64_t time_ns) {
-  auto it = std::upper_bound(steps.begin(), steps.end(), time_ns,
-                             [](int64_t t, const Step& s) { return t < s.start_ns; });
-  if (it == steps.begin()) return -1;
-  --it;
-  return time_ns < it->end_ns ? static_cast<int32_t>(it - steps.begin()) : -1;
-}
-
 void AddKernelRows(const std::vector<const Trace*>& traces, const std::vector<InputSteps>& steps,
                    Baseline* baseline) {
   // Counts and totals exactly as `tensormorph kernels` computes them.
@@ -117,7 +108,7 @@ void AddOpRows(const std::vector<const Trace*>& traces, const std::vector<InputS
       ProfileRow& row = it->second;
       ++row.count;
       AddCapped(&row.total_ns, s.duration_ns);
-      if (const int32_t step = StepAt(steps[input].steps, s.start_ns); step >= 0) {
+      if (const int32_t step = StepIndexAt(steps[input].steps, s.start_ns); step >= 0) {
         AddCapped(&row.step_totals_ns[steps[input].slot[step]], s.duration_ns);
       }
     }

@@ -5,7 +5,7 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "analysis/flops/op_work.h"
+#include "analysis/flops/slice_work.h"
 #include "analysis/kernels.h"
 #include "analysis/linking/work_links.h"
 #include "analysis/ops/op_stacks.h"
@@ -110,9 +110,7 @@ void OpAggregator::Add(const Trace& trace, int input, bool several_inputs) {
   std::vector<size_t> row_of_slice(trace.slices.size(), kNone);
   const std::vector<int64_t> inclusive_ns =
       ComputeSliceDeviceTime(trace, links, stacks, query_.backend).inclusive_ns;
-  std::map<std::pair<StringId, StringId>, std::optional<OpWork>> work_cache;
-  std::vector<std::optional<OpWork>> work_of_slice;  // only filled for counted ops
-  work_of_slice.resize(trace.slices.size());
+  const std::vector<std::optional<OpWork>> work_of_slice = EstimateSliceWork(trace);
 
   auto count_call = [&](uint32_t slice, const std::string& origin) {
     const size_t row = RowOf(trace, input, slice, stacks, origin);
@@ -127,11 +125,6 @@ void OpAggregator::Add(const Trace& trace, int input, bool several_inputs) {
     if (s.kind != SliceKind::kOp) continue;
     ++summary_.ops;
     count_call(i, "op");
-    if (s.inputs != 0 && IsFlopCountedOp(trace.str(s.name))) {
-      auto [it, added] = work_cache.try_emplace({s.name, s.inputs});
-      if (added) it->second = EstimateOpWork(trace.str(s.name), trace.str(s.inputs));
-      work_of_slice[i] = it->second;
-    }
   }
 
   std::vector<std::string> device_labels;

@@ -17,15 +17,6 @@ bool ParseStepNumber(std::string_view name, int64_t* number) {
   return ec == std::errc() && end == name.data() + name.size();
 }
 
-// The step whose [start, end] holds time_ns; steps are ordered and do not overlap.
-int32_t StepAt(const std::vector<Step>& steps, int64_t time_ns) {
-  auto after = std::upper_bound(steps.begin(), steps.end(), time_ns,
-                                [](int64_t t, const Step& s) { return t < s.start_ns; });
-  if (after == steps.begin()) return -1;
-  const Step& step = *(after - 1);
-  return time_ns <= step.end_ns ? static_cast<int32_t>(after - 1 - steps.begin()) : -1;
-}
-
 template <typename Row>
 std::vector<int32_t> StepOfRows(const Trace& trace, const std::vector<Row>& rows,
                                 const std::vector<WorkLink>& links,
@@ -35,12 +26,20 @@ std::vector<int32_t> StepOfRows(const Trace& trace, const std::vector<Row>& rows
   for (size_t i = 0; i < rows.size(); ++i) {
     const uint32_t launch = i < links.size() ? links[i].launch : kNoRow;
     const int64_t t = launch != kNoRow ? trace.api_calls[launch].start_ns : rows[i].start_ns;
-    step_of[i] = StepAt(steps, t);
+    step_of[i] = StepIndexAt(steps, t);
   }
   return step_of;
 }
 
 }  // namespace
+
+int32_t StepIndexAt(const std::vector<Step>& steps, int64_t time_ns) {
+  auto after = std::upper_bound(steps.begin(), steps.end(), time_ns,
+                                [](int64_t t, const Step& s) { return t < s.start_ns; });
+  if (after == steps.begin()) return -1;
+  const Step& step = *(after - 1);
+  return time_ns <= step.end_ns ? static_cast<int32_t>(after - 1 - steps.begin()) : -1;
+}
 
 std::vector<Step> FindSteps(const Trace& trace) {
   std::map<uint32_t, std::vector<Step>> by_track;

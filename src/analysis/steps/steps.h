@@ -22,6 +22,10 @@ struct Step {
 // thread with the most steps wins (the others mirror it). Empty when the trace has none.
 std::vector<Step> FindSteps(const Trace& trace);
 
+// The index into `steps` (ordered, not overlapping) of the step whose [start, end] holds
+// `time_ns`, or -1.
+int32_t StepIndexAt(const std::vector<Step>& steps, int64_t time_ns);
+
 // Parallel to Trace::kernels (ForTransfers: Trace::transfers): the index into `steps` of the step
 // whose host window holds the launch call's start (the work's own start when it has no launch
 // call), or -1 outside every step.
