@@ -33,6 +33,9 @@ class Importer {
   virtual std::string_view description() const = 0;
   // 0: not this format; 100: certainly this format. `head` is the start of the content.
   virtual int Sniff(std::string_view head) const = 0;
+  // Same for a folder given as input (a rocprof-compute workload, a rocprofv3 output folder, a JAX
+  // profile log dir): 0 when this importer does not read folders or does not recognise this one.
+  virtual int SniffFolder(const std::string& folder) const { return 0; }
   virtual StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const = 0;
 };
 

@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "import/chrome/chrome_importer.h"
 #include "import/importer.h"
 #include "import/ncu/ncu_importer.h"
@@ -37,6 +39,21 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
       return Status(
           StatusCode::kInvalidArgument,
           fmt::format("unknown input format '{}'; known formats:{}", options.input_format, known));
+    }
+  } else if (std::filesystem::is_directory(path)) {
+    int best = 0;
+    for (const Importer* importer : Importers()) {
+      int score = importer->SniffFolder(path);
+      if (score > best) {
+        best = score;
+        chosen = importer;
+      }
+    }
+    if (chosen == nullptr) {
+      return UnreadableInput(
+          "a folder that holds no trace tensormorph recognises (folders it reads: rocprof-compute "
+          "workloads, rocprofv3 output folders, JAX profile log dirs); name a trace file inside it "
+          "instead");
     }
   } else {
     StatusOr<std::string> head = ReadHead(path, kSniffBytes);
