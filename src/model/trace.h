@@ -36,6 +36,10 @@ struct Device {
   int64_t shared_memory_per_block = 0;
   int64_t total_memory_bytes = 0;
   bool described = false;  // true when the trace carried properties for it
+  // Peaks the profiler measured on this device itself (rocprof-compute's roofline microbenchmark),
+  // which override the device database; keys and units in src/devices/measured_peaks.h. Empty for
+  // most traces.
+  std::map<std::string, double> measured_peaks;
 };
 
 struct Dim3 {
@@ -187,6 +191,9 @@ struct Trace {
   std::optional<int64_t> world_size;
   std::optional<int64_t> base_time_ns;  // Kineto baseTimeNanoseconds, already added to times
   std::map<std::string, std::string> metadata;  // other top-level scalar keys, as JSON text
+  // The clock's resolution when the source quantizes timestamps (WebGPU timestamp queries: Chrome
+  // rounds to 100 us, Dawn to 65.536 us); differences below it are not real. 0 = exact / unknown.
+  int64_t timestamp_resolution_ns = 0;
 
   StringPool strings;
   std::vector<Device> devices;         // the devices that ran something, by trace id
