@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 DEMO_TRACE := examples/nccl_2rank_rank0_a100.json.gz
 
-.PHONY: setup configure build demo test bench clean format tidy
+.PHONY: setup configure build demo test sanitize fuzz bench clean format tidy
 
 setup:
 	@scripts/setup.sh
@@ -29,6 +29,16 @@ demo: build
 
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	@JOBS=$(JOBS) scripts/sanitize.sh
+
+# The hostile-input suite alone (part of `make test`): the tests under ASan + UBSan, every fuzz
+# harness for TM_FUZZ_SECONDS (default 20) each, ThreadSanitizer on the parallel importer.
+sanitize: setup
+	@JOBS=$(JOBS) scripts/sanitize.sh
+
+# Longer fuzzing of an existing sanitizer build: make fuzz TM_FUZZ_SECONDS=600
+fuzz:
+	@scripts/fuzz.sh build-sanitize
 
 bench: build
 	@bench/run.sh
@@ -41,4 +51,4 @@ tidy: configure
 	@git ls-files 'src/*.cc' | xargs clang-tidy -p $(BUILD_DIR) --quiet
 
 clean:
-	@rm -rf $(BUILD_DIR)
+	@rm -rf $(BUILD_DIR) build-sanitize build-tsan

@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libsimdjson-dev zlib1g-dev libfmt-dev libcli11-dev nlohmann-json3-dev libsqlite3-dev
   libexpat1-dev libprotobuf-dev protobuf-compiler
+  clang libclang-rt-14-dev llvm-14
   libgtest-dev libgmock-dev libbenchmark-dev
 )
 

@@ -65,7 +65,7 @@ void ResolvePeaks(const Group& g, int p, const std::vector<DeviceSpec>& devices,
   if (g.has_measured && g.measured.flops_per_s[p] && g.measured.dram_bytes_per_s) {
     row->peak_flops_per_s = g.measured.flops_per_s[p];
     row->peak_bytes_per_s = g.measured.dram_bytes_per_s;
-    row->peak_source = "measured";
+    row->peak_source = g.measured.source;
     return;
   }
   if (p == kTensor) {
@@ -220,13 +220,17 @@ RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces,
         g.row.backend = backend;
         g.row.device = std::move(device);
       }
-      if (!g.has_measured) {
-        g.measured = ReadMeasuredPeaks(*trace, *counters[i]);
-        g.has_measured = g.measured.dram_bytes_per_s.has_value();
-      }
       g.from_rates |= w.from_rates;
       if (w.flops[kTensor] && g.tensor_precision == Precision::kUnknown) {
         g.tensor_precision = TensorSourcePrecision(*trace, *counters[i]);
+      }
+      if (!g.has_measured) {
+        g.measured = ReadMeasuredPeaks(*trace, *counters[i]);
+        // Else peaks the importer measured on the device (rocprof-compute roofline.csv).
+        if (!g.measured.dram_bytes_per_s && k.device < trace->devices.size()) {
+          g.measured = DeviceMeasuredPeaks(*trace, trace->devices[k.device], g.tensor_precision);
+        }
+        g.has_measured = g.measured.dram_bytes_per_s.has_value();
       }
       if (w.dram_bytes) {
         for (int p = 0; p < kCounterPrecisionCount; ++p) AddOptional(g.flops[p], w.flops[p]);

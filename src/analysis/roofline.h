@@ -3,9 +3,9 @@
 // intensity for the kernel's dominant precision: min(peak FLOP/s, intensity x bandwidth).
 //
 // Peaks come, in this order, from what the profiler measured on the device (Nsight Compute's
-// roofline chart), from the device database (MatchDevice), or from a --device-spec entry. A
-// device that matches nothing gets rows without a ceiling and the reason: never another
-// device's numbers.
+// roofline chart; rocprof-compute's roofline.csv through Device::measured_peaks), from the device
+// database (MatchDevice), or from a --device-spec entry. A device that matches nothing gets rows
+// without a ceiling and the reason: never another device's numbers.
 #pragma once
 
 #include <cstdint>

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "devices/measured_peaks.h"
+
 namespace tensormorph {
 namespace {
 
@@ -128,7 +130,34 @@ Precision ToPrecision(CounterPrecision precision) {
   return Precision::kUnknown;
 }
 
+// AMD: the MFMA MOPS counter with the most operations (SQ_INSTS_VALU_MFMA_MOPS_BF16 -> bf16).
+Precision MfmaSourcePrecision(const Trace& trace, const KernelCounters& counters) {
+  constexpr std::string_view kPrefix = "SQ_INSTS_VALU_MFMA_MOPS_";
+  static constexpr std::pair<std::string_view, Precision> kSources[] = {{"F64", Precision::kFp64},
+                                                                        {"F32", Precision::kFp32},
+                                                                        {"F16", Precision::kFp16},
+                                                                        {"BF16", Precision::kBf16},
+                                                                        {"F8", Precision::kFp8}};
+  Precision best = Precision::kUnknown;
+  double most = 0;
+  for (const CounterValue& m : counters.metrics) {
+    std::string_view name = trace.str(m.name);
+    if (!name.starts_with(kPrefix) || m.value <= most) continue;
+    name.remove_prefix(kPrefix.size());
+    for (const auto& [source, precision] : kSources) {
+      if (name == source) {
+        best = precision;
+        most = m.value;
+      }
+    }
+  }
+  return best;
+}
+
 Precision TensorSourcePrecision(const Trace& trace, const KernelCounters& counters) {
+  if (Precision amd = MfmaSourcePrecision(trace, counters); amd != Precision::kUnknown) {
+    return amd;
+  }
   constexpr std::string_view kPrefix = "sm__ops_path_tensor_src_";
   static constexpr std::pair<std::string_view, Precision> kSources[] = {
       {"fp64", Precision::kFp64}, {"tf32", Precision::kTf32}, {"fp16", Precision::kFp16},
@@ -217,6 +246,53 @@ MeasuredPeaks ReadMeasuredPeaks(const Trace& trace, const KernelCounters& counte
         Product(m.Label(item, "Theoretical DRAM Bytes Accessible", "byte/cycle"),
                 m.Label(item, "DRAM Frequency", "Hz"));
   }
+  return peaks;
+}
+
+MeasuredPeaks DeviceMeasuredPeaks(const Trace& trace, const Device& device,
+                                  Precision tensor_precision) {
+  namespace mp = measured_peaks;
+  MeasuredPeaks peaks;
+  auto get = [&](const char* key) -> std::optional<double> {
+    auto it = device.measured_peaks.find(key);
+    if (it == device.measured_peaks.end() || !(it->second > 0)) return std::nullopt;
+    return it->second;
+  };
+  peaks.dram_bytes_per_s = get(mp::kHbmBytesPerS);
+  if (!peaks.dram_bytes_per_s) return MeasuredPeaks{};
+  peaks.flops_per_s[static_cast<int>(CounterPrecision::kFp64)] = get(mp::kFp64FlopsPerS);
+  peaks.flops_per_s[static_cast<int>(CounterPrecision::kFp32)] = get(mp::kFp32FlopsPerS);
+  peaks.flops_per_s[static_cast<int>(CounterPrecision::kFp16)] = get(mp::kFp16FlopsPerS);
+  const char* matrix = nullptr;
+  switch (tensor_precision) {
+    case Precision::kFp64:
+      matrix = mp::kMatrixFp64FlopsPerS;
+      break;
+    case Precision::kFp32:
+      matrix = mp::kMatrixFp32FlopsPerS;
+      break;
+    case Precision::kFp16:
+      matrix = mp::kMatrixFp16FlopsPerS;
+      break;
+    case Precision::kBf16:
+      matrix = mp::kMatrixBf16FlopsPerS;
+      break;
+    case Precision::kFp8:
+      matrix = mp::kMatrixFp8FlopsPerS;
+      break;
+    case Precision::kInt8:
+      matrix = mp::kMatrixInt8OpsPerS;
+      break;
+    default:
+      break;
+  }
+  if (matrix != nullptr) peaks.flops_per_s[kTensor] = get(matrix);
+  std::string source = "device";
+  if (auto it = trace.metadata.find(mp::kSourceMetadataKey); it != trace.metadata.end()) {
+    const std::string& text = it->second;  // JSON text: "\"...\""
+    source = text.size() >= 2 && text.front() == '"' ? text.substr(1, text.size() - 2) : text;
+  }
+  peaks.source = fmt::format("measured ({})", source);
   return peaks;
 }
 

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 
 #include "model/precision.h"
 #include "model/trace.h"
@@ -50,10 +51,17 @@ LaunchWork ReadLaunchWork(const Trace& trace, const KernelCounters& counters, in
 struct MeasuredPeaks {
   std::array<std::optional<double>, kCounterPrecisionCount> flops_per_s;
   std::optional<double> dram_bytes_per_s;
+  std::string source = "measured";  // RooflineRow::peak_source when these are used
 };
 
 // Peaks the profiler recorded for the launch's device (roofline chart sections or the raw
 // peak_sustained metrics with their clocks); empty when it recorded none.
 MeasuredPeaks ReadMeasuredPeaks(const Trace& trace, const KernelCounters& counters);
+
+// Peaks measured on the device itself (Device::measured_peaks, e.g. rocprof-compute's
+// roofline.csv): HBM bandwidth, vector FP64/FP32/FP16 and the matrix peak of `tensor_precision`.
+// Source "measured (<Trace::metadata measured_peaks_source>)". Empty without a bandwidth.
+MeasuredPeaks DeviceMeasuredPeaks(const Trace& trace, const Device& device,
+                                  Precision tensor_precision);
 
 }  // namespace tensormorph

@@ -50,6 +50,9 @@ struct Baseline {
   int64_t op_host_ns = 0;  // summed over op rows: nested calls count in each of their ops
   uint64_t op_calls = 0;
   std::vector<int64_t> step_kernel_ns;  // kernel time per step, parallel to step_numbers
+  // The coarsest Trace::timestamp_resolution_ns of the inputs (quantized WebGPU clocks); 0 =
+  // exact. diff does not call a change below it real.
+  int64_t timestamp_resolution_ns = 0;
 
   size_t steps() const { return step_numbers.size(); }
 };

@@ -37,7 +37,8 @@ bool LooksLikeTensormorphDocument(std::string_view head) {
     if (j == head.size() || head[j] != ':') continue;
     ++j;
     while (j < head.size() && IsSpace(head[j])) ++j;
-    if (head.substr(j, 13) == "\"tensormorph.") return true;
+    // Native traces (tensormorph.trace/N) are traces, read by the importers.
+    if (head.substr(j, 13) == "\"tensormorph.") return head.substr(j, 19) != "\"tensormorph.trace/";
   }
   return false;
 }

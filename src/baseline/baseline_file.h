@@ -12,7 +12,8 @@
 
 namespace tensormorph {
 
-// True when `head` (the start of a file) is a JSON object declaring a tensormorph schema.
+// True when `head` (the start of a file) is a JSON object declaring a tensormorph schema other
+// than the native trace format (tensormorph.trace/N), which the importers read.
 bool LooksLikeTensormorphDocument(std::string_view head);
 
 // nullopt when `path` is not a tensormorph document (read it as a trace); the baseline when it is

@@ -213,6 +213,12 @@ Status ReadDocument(const Checker& c, const json& doc, Baseline* b) {
   if (Status s = c.Int(**total, "/total", "op_calls", &op_calls); !s.ok()) return s;
   b->kernel_count = static_cast<uint64_t>(kernel_count);
   b->op_calls = static_cast<uint64_t>(op_calls);
+  if (doc.contains("timestamp_resolution_ns")) {  // written since quantized clocks are read
+    if (Status s = c.Int(doc, "", "timestamp_resolution_ns", &b->timestamp_resolution_ns);
+        !s.ok()) {
+      return s;
+    }
+  }
   if (n > 0) return c.Integers(**total, "/total", "step_kernel_ns", n, &b->step_kernel_ns);
   return Status::Ok();
 }
@@ -269,6 +275,7 @@ Json BaselineToJson(const Baseline& b) {
           {"inputs", std::move(inputs)},
           {"steps", b.steps()},
           {"step_numbers", StepTotals(b.step_numbers)},
+          {"timestamp_resolution_ns", b.timestamp_resolution_ns},
           {"kernels", std::move(kernels)},
           {"ops", std::move(ops)},
           {"total", std::move(total)}};

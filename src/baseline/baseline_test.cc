@@ -136,6 +136,7 @@ TEST(BaselineDetection, OnlyTensormorphSchemasAreBaselines) {
   EXPECT_FALSE(LooksLikeTensormorphDocument(R"({"schemaVersion": 1, "traceEvents": []})"));
   EXPECT_FALSE(LooksLikeTensormorphDocument(R"([{"schema": "tensormorph.baseline/1"}])"));
   EXPECT_FALSE(LooksLikeTensormorphDocument("\x1f\x8b\x08"));
+  EXPECT_FALSE(LooksLikeTensormorphDocument(R"({"schema":"tensormorph.trace/1","devices":[]})"));
 }
 
 TEST(JsonPosition, FindsNestedValuesByPointer) {

@@ -134,7 +134,11 @@ void AddOpRows(const std::vector<const Trace*>& traces, const std::vector<InputS
 Baseline BuildBaseline(const std::vector<const Trace*>& traces, const std::string& created_by) {
   Baseline baseline;
   baseline.created_by = created_by;
-  for (const Trace* t : traces) baseline.inputs.push_back({t->path, t->format, t->rank});
+  for (const Trace* t : traces) {
+    baseline.inputs.push_back({t->path, t->format, t->rank});
+    baseline.timestamp_resolution_ns =
+        std::max(baseline.timestamp_resolution_ns, t->timestamp_resolution_ns);
+  }
   const std::vector<InputSteps> steps = FindAllSteps(traces, &baseline.step_numbers);
   AddKernelRows(traces, steps, &baseline);
   AddOpRows(traces, steps, &baseline);

@@ -17,5 +17,6 @@ CommandRunner AddOpsCommand(CLI::App* app);
 CommandRunner AddBaselineCommand(CLI::App* app);
 CommandRunner AddDiffCommand(CLI::App* app);
 CommandRunner AddTimelineCommand(CLI::App* app);
+CommandRunner AddExportCommand(CLI::App* app);
 
 }  // namespace tensormorph

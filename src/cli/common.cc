@@ -2,13 +2,58 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <optional>
 
 #include "cli/progress.h"
 #include "import/importer.h"
 
 namespace tensormorph {
+namespace {
+
+// "512M" -> 536870912; binary multiples, case-insensitive, an optional trailing B/iB.
+std::optional<uint64_t> ParseByteSize(std::string text) {
+  for (const char* suffix : {"ib", "iB", "IB", "b", "B"}) {
+    if (text.size() > std::strlen(suffix) && text.ends_with(suffix) &&
+        std::isalpha(static_cast<unsigned char>(text[text.size() - std::strlen(suffix) - 1]))) {
+      text.resize(text.size() - std::strlen(suffix));
+      break;
+    }
+  }
+  int shift = 0;
+  if (!text.empty()) {
+    switch (std::toupper(static_cast<unsigned char>(text.back()))) {
+      case 'K':
+        shift = 10;
+        break;
+      case 'M':
+        shift = 20;
+        break;
+      case 'G':
+        shift = 30;
+        break;
+      case 'T':
+        shift = 40;
+        break;
+      default:
+        break;
+    }
+    if (shift > 0) text.pop_back();
+  }
+  if (text.empty() || text.size() > 15) return std::nullopt;
+  uint64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + static_cast<uint64_t>(c - '0');
+  }
+  if (shift > 0 && value > (UINT64_MAX >> shift)) return std::nullopt;
+  return value << shift;
+}
+
+}  // namespace
 
 void AddCommonOptions(CLI::App* command, CommonOptions* options,
                       const std::vector<std::string>& extra_formats) {
@@ -27,6 +72,29 @@ void AddCommonOptions(CLI::App* command, CommonOptions* options,
   command->add_flag("-q,--quiet", options->quiet, "no progress bar");
   command->add_option("--input-format", options->input_format,
                       "skip detection and read the inputs as this format (chrome-json)");
+  command
+      ->add_option("--skip-runs", options->skip_runs,
+                   "ONNX Runtime profiles: leave out the first N model runs as warm-up (default: "
+                   "the first of several runs, summarised in a warning)")
+      ->check(CLI::NonNegativeNumber);
+  AddInputLimitOption(command, options);
+}
+
+void AddInputLimitOption(CLI::App* command, CommonOptions* options) {
+  command
+      ->add_option_function<std::string>(
+          "--max-input-size",
+          [options](const std::string& text) {
+            std::optional<uint64_t> bytes = ParseByteSize(text);
+            if (!bytes) {
+              throw CLI::ValidationError("--max-input-size",
+                                         "'" + text + "' is not a size such as 512M, 32G or 0");
+            }
+            options->max_input_bytes = *bytes;
+          },
+          "refuse inputs whose content (decompressed, for gzip) is larger: bytes or K/M/G/T; 0 "
+          "= no limit")
+      ->default_str(fmt::format("{}G", kDefaultMaxInputBytes >> 30));
 }
 
 int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces) {
@@ -35,6 +103,8 @@ int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces) {
     import_options.threads = options.threads;
     import_options.input_format = options.input_format;
     import_options.host_rows = options.host_rows;
+    import_options.skip_runs = options.skip_runs;
+    import_options.max_input_bytes = options.max_input_bytes;
     ProgressBar bar(path, !options.quiet);
     import_options.progress = [&bar](uint64_t done, uint64_t total) { bar.Update(done, total); };
     StatusOr<Trace> trace = LoadTrace(path, import_options);
@@ -53,8 +123,11 @@ int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces) {
 
 void PrintWarnings(const std::vector<Trace>& traces) {
   for (const Trace& t : traces) {
-    for (const std::string& w : t.warnings)
-      std::cerr << fmt::format("tensormorph: warning: {}: {}\n", t.path, w);
+    for (const std::string& w : t.warnings) {
+      // Warnings with a position already start with the path ("FILE:LINE: ...").
+      const bool has_path = w.starts_with(t.path + ":");
+      std::cerr << fmt::format("tensormorph: warning: {}{}\n", has_path ? "" : t.path + ": ", w);
+    }
   }
 }
 

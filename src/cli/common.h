@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "io/block_reader.h"
 #include "model/trace.h"
 #include "report/output_format.h"
 
@@ -23,6 +24,8 @@ struct CommonOptions {
   int threads = 0;
   bool quiet = false;
   std::string input_format;
+  int skip_runs = -1;                                // ImportOptions::skip_runs
+  uint64_t max_input_bytes = kDefaultMaxInputBytes;  // ImportOptions::max_input_bytes
   bool host_rows = true;  // cleared by commands that use device rows only (ImportOptions)
 };
 
@@ -31,6 +34,10 @@ struct CommonOptions {
 // the table, so the subcommand checks for them itself.
 void AddCommonOptions(CLI::App* command, CommonOptions* options,
                       const std::vector<std::string>& extra_formats = {});
+
+// --max-input-size SIZE (bytes, or with a K/M/G/T suffix; 0 = no limit), for commands that do not
+// take AddCommonOptions whole.
+void AddInputLimitOption(CLI::App* command, CommonOptions* options);
 
 // Loads every input; on failure prints the error and returns the exit code (else kExitOk).
 int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces);

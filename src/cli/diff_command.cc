@@ -97,6 +97,7 @@ CommandRunner AddDiffCommand(CLI::App* app) {
       ->check(CLI::Range(0, 256))
       ->capture_default_str();
   command->add_flag("-q,--quiet", options->common.quiet, "no progress bar");
+  AddInputLimitOption(command, &options->common);
   command->add_option("--input-format", options->common.input_format,
                       "skip detection and read trace inputs as this format (chrome-json)");
   return [options]() {
@@ -114,6 +115,8 @@ CommandRunner AddDiffCommand(CLI::App* app) {
     diff.kernels = options->kind != "op";
     diff.ops = options->kind != "kernel";
     diff.top = options->top;
+    diff.base_resolution_ns = base.timestamp_resolution_ns;
+    diff.new_resolution_ns = next.timestamp_resolution_ns;
     const DiffResult result = DiffProfiles(base, next, diff);
     RenderDiff(std::cout, base_source, next_source, diff, result, FormatOf(options->common));
     return options->fail_on_regression && result.regressed ? kExitGateFailed : kExitOk;

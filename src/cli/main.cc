@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
       {"baseline", tensormorph::AddBaselineCommand(&app)},
       {"diff", tensormorph::AddDiffCommand(&app)},
       {"timeline", tensormorph::AddTimelineCommand(&app)},
+      {"export", tensormorph::AddExportCommand(&app)},
   };
   try {
     app.parse(argc, argv);

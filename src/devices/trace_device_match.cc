@@ -4,10 +4,26 @@
 #include "devices/device_db.h"
 
 namespace tensormorph {
+namespace {
+
+// rocprof-compute's sysinfo names an Instinct GPU by its bare model, with a suffix for the
+// silicon stepping or partition mode: "MI300X_A1", "MI200", "MI350". The model part is what the
+// table calls "AMD Instinct <model>"; ambiguous models (MI200: MI210 or MI250 GCD) stay unmatched.
+std::string InstinctName(const Device& device) {
+  const std::string& name = device.name;
+  if (device.backend != Backend::kRocm || !name.starts_with("MI") || name.size() < 4 ||
+      name[2] < '0' || name[2] > '9') {
+    return name;
+  }
+  const size_t end = name.find_first_of("_ ");
+  return "AMD Instinct " + name.substr(0, end);
+}
+
+}  // namespace
 
 DeviceQuery QueryForTraceDevice(const Device& device) {
   DeviceQuery query;
-  query.name = device.name;
+  query.name = InstinctName(device);
   // Kineto and nsys report CUDA compute capabilities; ROCm's gfx major.minor is not an
   // architecture name the table knows, so it is left out rather than misread.
   if (device.backend == Backend::kCuda && device.compute_major > 0) {

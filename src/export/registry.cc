@@ -1,9 +1,17 @@
+#include "export/chrome_json/chrome_json_exporter.h"
 #include "export/exporter.h"
+#include "export/native/native_exporter.h"
+#include "export/sqlite/sqlite_exporter.h"
 
 namespace tensormorph {
 
 const std::vector<const Exporter*>& Exporters() {
-  static const std::vector<const Exporter*> kExporters = {};
+  static const native::NativeExporter kNative(native::Layout::kJson);
+  static const native::NativeExporter kNativeNdjson(native::Layout::kNdjson);
+  static const ChromeJsonExporter kChromeJson;
+  static const SqliteExporter kSqlite;
+  static const std::vector<const Exporter*> kExporters = {&kNative, &kNativeNdjson, &kChromeJson,
+                                                          &kSqlite};
   return kExporters;
 }
 

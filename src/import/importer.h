@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/block_reader.h"
 #include "model/status.h"
 #include "model/trace.h"
 
@@ -22,6 +23,12 @@ struct ImportOptions {
   // own (Nsight Systems: RUNTIME and NVTX_EVENTS, often most of an export) skip them; the trace
   // then says so in its metadata ("host_rows": "skipped").
   bool host_rows = true;
+  // ONNX Runtime profiles: model runs left out as warm-up, in time order; -1 = the first one
+  // when there are several (it is summarised in a warning instead).
+  int skip_runs = -1;
+  // The most content one input may hold, in bytes: the file, or what its gzip data decompresses
+  // to (--max-input-size; src/io/block_reader.h). 0 = no limit.
+  uint64_t max_input_bytes = kDefaultMaxInputBytes;
   // Called now and then with (file bytes consumed, file size); may be empty.
   std::function<void(uint64_t, uint64_t)> progress;
 };

@@ -4,12 +4,18 @@
 
 #include "import/chrome/chrome_importer.h"
 #include "import/importer.h"
+#include "import/native/native_importer.h"
 #include "import/ncu/ncu_importer.h"
 #include "import/nsys/nsys_importer.h"
 #include "import/onnxruntime/ort_importer.h"
 #include "import/rocprof/rocprof_importer.h"
+#include "import/webgpu/webgpu_importer.h"
+#include "import/xctrace/xctrace_importer.h"
+#include "import/xplane/xplane_importer.h"
 #include "io/block_reader.h"
 #include "io/positions.h"
+#include "model/timestamp_quantum.h"
+#include "model/trace_checks.h"
 
 namespace tensormorph {
 namespace {
@@ -22,8 +28,12 @@ const std::vector<const Importer*>& Importers() {
   static const ncu::NcuCsvImporter kNcu;
   static const rocprof::RocprofImporter kRocprof;
   static const onnxruntime::OrtImporter kOnnxRuntime;
-  static const std::vector<const Importer*> kImporters = {&kChrome, &kNsys, &kNcu, &kRocprof,
-                                                          &kOnnxRuntime};
+  static const native::NativeImporter kNative;
+  static const xctrace::XctraceImporter kXctrace;
+  static const webgpu::WebGpuImporter kWebGpu;
+  static const xplane::XplaneImporter kXplane;
+  static const std::vector<const Importer*> kImporters = {
+      &kChrome, &kNsys, &kNcu, &kRocprof, &kOnnxRuntime, &kXctrace, &kWebGpu, &kXplane, &kNative};
   return kImporters;
 }
 
@@ -56,6 +66,13 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
           "instead");
     }
   } else {
+    // The file itself over the limit: refused before any importer reads it (SQLite and protobuf
+    // importers do not read through BlockReader, which checks decompressed content).
+    std::error_code error;
+    const uintmax_t size = std::filesystem::file_size(path, error);
+    if (!error && options.max_input_bytes > 0 && size > options.max_input_bytes) {
+      return InputTooLarge(options.max_input_bytes, false);
+    }
     StatusOr<std::string> head = ReadHead(path, kSniffBytes);
     if (!head.ok()) return head.status();
     if (head->empty()) return UnreadableInput("the file is empty");
@@ -71,14 +88,26 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
       return UnreadableInput(
           "not a trace format tensormorph reads (expected PyTorch profiler / Kineto or Chrome "
           "trace JSON, optionally gzip-compressed, an Nsight Systems SQLite export, an Nsight "
-          "Compute CSV, a rocprof CSV/JSON or an ONNX Runtime profile); use --input-format to "
-          "force "
-          "one",
+          "Compute CSV, a rocprof CSV/JSON, an ONNX Runtime profile, an `xctrace export` XML "
+          "table of a Metal System Trace, ONNX Runtime Web WebGPU profiling output, a "
+          "TensorFlow.js tf.profile() JSON, a JAX / XLA <host>.xplane.pb or a Tensormorph "
+          "native trace (tensormorph.trace/1, JSON or NDJSON); use --input-format to "
+          "force one",
           SourcePosition{1, 1});
     }
   }
   StatusOr<Trace> trace = chosen->Import(path, options);
   if (!trace.ok()) return WithLineAndColumn(path, trace.status());
+  // WebGPU timestamps are often quantized by the browser or Dawn; importers that know their
+  // resolution set it themselves.
+  if (trace->timestamp_resolution_ns == 0 && trace->HasBackend(Backend::kWebGpu)) {
+    trace->timestamp_resolution_ns = DetectTimestampQuantum(*trace);
+    if (trace->timestamp_resolution_ns > 0) {
+      trace->warnings.push_back(QuantizedTimestampsWarning(*trace));
+    }
+  }
+  CheckDeviceRows(&*trace);
+  CheckStrings(&*trace);
   return trace;
 }
 

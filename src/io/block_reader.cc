@@ -1,7 +1,9 @@
 #include "io/block_reader.h"
 
+#include <fmt/format.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -35,29 +37,42 @@ StatusOr<File> OpenFile(const std::string& path, uint64_t* size) {
   return file;
 }
 
+std::string Size(uint64_t bytes) {
+  return bytes % (1ull << 30) == 0 ? fmt::format("{} GiB", bytes >> 30)
+                                   : fmt::format("{:.1f} MiB", bytes / 1048576.0);
+}
+
 class PlainReader final : public BlockReader {
  public:
-  PlainReader(File file, uint64_t size) : file_(std::move(file)) { file_size_ = size; }
+  PlainReader(File file, uint64_t size, uint64_t limit) : file_(std::move(file)), limit_(limit) {
+    file_size_ = size;
+  }
 
   bool Next(std::vector<char>* block) override {
     block->resize(kReadBlockBytes);
     size_t n = std::fread(block->data(), 1, kReadBlockBytes, file_.get());
     block->resize(n);
-    file_bytes_consumed_.fetch_add(n, std::memory_order_relaxed);
+    const uint64_t read = file_bytes_consumed_.fetch_add(n, std::memory_order_relaxed) + n;
     if (n == 0 && std::ferror(file_.get())) {
       status_ = Status(StatusCode::kIoError, std::string("read error: ") + std::strerror(errno));
+    }
+    if (limit_ > 0 && read > limit_) {  // a file that grows while being read (a pipe, a FIFO)
+      status_ = InputTooLarge(limit_, false);
+      return false;
     }
     return n > 0;
   }
 
  private:
   File file_;
+  uint64_t limit_;
 };
 
 // Inflates on a worker thread; the consumer takes finished blocks from a bounded queue.
 class GzipReader final : public BlockReader {
  public:
-  GzipReader(File file, uint64_t size) : file_(std::move(file)), queue_(kQueuedBlocks) {
+  GzipReader(File file, uint64_t size, uint64_t limit)
+      : file_(std::move(file)), limit_(limit), queue_(kQueuedBlocks) {
     file_size_ = size;
     compressed_ = true;
     worker_ = std::thread([this] { Inflate(); });
@@ -132,6 +147,10 @@ class GzipReader final : public BlockReader {
         }
         break;
       }
+      if (limit_ > 0 && zs.total_out > limit_) {
+        status_ = InputTooLarge(limit_, true);
+        break;
+      }
       if (out_used == out.size()) {
         if (!queue_.Push(std::exchange(out, std::vector<char>(kReadBlockBytes)))) break;
         out_used = 0;
@@ -152,6 +171,7 @@ class GzipReader final : public BlockReader {
   }
 
   File file_;
+  uint64_t limit_;
   BoundedQueue<std::vector<char>> queue_;
   std::thread worker_;
 };
@@ -165,15 +185,27 @@ bool HasGzipMagic(FILE* file) {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<BlockReader>> BlockReader::Open(const std::string& path) {
+Status InputTooLarge(uint64_t limit, bool decompressed) {
+  return UnreadableInput(fmt::format(
+      "{} more than {} (--max-input-size); if this really is a trace, raise the limit, e.g. "
+      "--max-input-size {}G, or 0 for none",
+      decompressed ? "the gzip data decompresses to" : "the file holds", Size(limit),
+      std::max<uint64_t>(2 * (limit >> 30), 1)));
+}
+
+StatusOr<std::unique_ptr<BlockReader>> BlockReader::Open(const std::string& path,
+                                                         uint64_t max_content_bytes) {
   uint64_t size = 0;
   StatusOr<File> file = OpenFile(path, &size);
   if (!file.ok()) return file.status();
   std::unique_ptr<BlockReader> reader;
   if (HasGzipMagic(file->get())) {
-    reader = std::make_unique<GzipReader>(std::move(file).value(), size);
+    reader = std::make_unique<GzipReader>(std::move(file).value(), size, max_content_bytes);
   } else {
-    reader = std::make_unique<PlainReader>(std::move(file).value(), size);
+    if (max_content_bytes > 0 && size > max_content_bytes) {
+      return InputTooLarge(max_content_bytes, false);
+    }
+    reader = std::make_unique<PlainReader>(std::move(file).value(), size, max_content_bytes);
   }
   return reader;
 }

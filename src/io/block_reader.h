@@ -15,12 +15,23 @@ namespace tensormorph {
 // Content bytes handed out by one BlockReader::Next().
 constexpr size_t kReadBlockBytes = 2 << 20;
 
+// The most content (file bytes, or decompressed bytes of a gzip file) one input may hold unless
+// the user says otherwise (--max-input-size; ImportOptions::max_input_bytes): far above real
+// traces, whose importers hold at most about 0.7x their content in memory, and low enough that
+// a gzip bomb stops long before it fills a machine's memory or disk time. 0 = no limit.
+constexpr uint64_t kDefaultMaxInputBytes = 32ull << 30;
+
+// The error for content beyond `limit` bytes, saying how to raise the limit.
+Status InputTooLarge(uint64_t limit, bool decompressed);
+
 class BlockReader {
  public:
   virtual ~BlockReader() = default;
 
-  // Opens `path`; gzip is recognised by its magic bytes, not by the file name.
-  static StatusOr<std::unique_ptr<BlockReader>> Open(const std::string& path);
+  // Opens `path`; gzip is recognised by its magic bytes, not by the file name. Content beyond
+  // `max_content_bytes` (0 = no limit) ends reading with InputTooLarge.
+  static StatusOr<std::unique_ptr<BlockReader>> Open(
+      const std::string& path, uint64_t max_content_bytes = kDefaultMaxInputBytes);
 
   // Fills `block` with the next bytes of (decompressed) content; false at the end or on error.
   virtual bool Next(std::vector<char>* block) = 0;

@@ -98,6 +98,12 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces) {
     out << fmt::format("  span      {}  from {} to {}\n",
                        FormatDuration(t.span_end_ns - t.span_start_ns), WallClock(t.span_start_ns),
                        WallClock(t.span_end_ns));
+    if (t.timestamp_resolution_ns > 0) {
+      out << fmt::format(
+          "  clock     quantized: timestamps are multiples of {} ns; shorter differences are not "
+          "real\n",
+          t.timestamp_resolution_ns);
+    }
     std::string counts;
     for (auto [name, n] : CountList(t.counts)) {
       if (n > 0) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, name);
@@ -137,6 +143,10 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces) {
     input["span"] = {{"start_ns", t.span_start_ns},
                      {"end_ns", t.span_end_ns},
                      {"duration_ns", t.span_end_ns - t.span_start_ns}};
+    // The clock's resolution when the source quantizes timestamps (WebGPU); 0 = exact / unknown.
+    input["timestamp_resolution_ns"] = t.timestamp_resolution_ns;
+    // Format-specific facts ("timeline": synthetic, warm-up runs, ...), each value JSON text.
+    input["metadata"] = t.metadata;
     Json counts = Json::object();
     for (auto [name, n] : CountList(t.counts)) counts[name] = n;
     input["counts"] = std::move(counts);
@@ -146,9 +156,9 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces) {
 }
 
 void RenderCsv(std::ostream& out, const std::vector<const Trace*>& traces) {
-  std::vector<std::string> header = {"path",       "format",        "format_version",
-                                     "backends",   "devices",       "rank",
-                                     "world_size", "span_start_ns", "span_end_ns"};
+  std::vector<std::string> header = {
+      "path", "format",     "format_version", "backends",    "devices",
+      "rank", "world_size", "span_start_ns",  "span_end_ns", "timestamp_resolution_ns"};
   for (auto [name, n] : CountList(EventCounts{})) header.emplace_back(name);
   header.emplace_back("warnings");
   WriteCsvRow(out, header);
@@ -164,7 +174,8 @@ void RenderCsv(std::ostream& out, const std::vector<const Trace*>& traces) {
                                     t->rank ? std::to_string(*t->rank) : "",
                                     t->world_size ? std::to_string(*t->world_size) : "",
                                     std::to_string(t->span_start_ns),
-                                    std::to_string(t->span_end_ns)};
+                                    std::to_string(t->span_end_ns),
+                                    std::to_string(t->timestamp_resolution_ns)};
     for (auto [name, n] : CountList(t->counts)) row.push_back(std::to_string(n));
     row.push_back(std::to_string(t->warnings.size()));
     WriteCsvRow(out, row);

@@ -32,9 +32,20 @@ struct Scale {
   bool noise_test = false;
 };
 
-Comparison Compare(int64_t base_total, int64_t new_total, const std::vector<int64_t>* base_steps,
-                   const std::vector<int64_t>* new_steps, bool present_in_base, bool present_in_new,
-                   const Scale& scale, const DiffOptions& options) {
+// |new mean per call - base mean per call| < the coarser side's timestamp resolution.
+bool BelowResolution(int64_t base_total, uint64_t base_count, int64_t new_total, uint64_t new_count,
+                     const DiffOptions& options) {
+  const int64_t resolution = std::max(options.base_resolution_ns, options.new_resolution_ns);
+  if (resolution <= 0 || base_count == 0 || new_count == 0) return false;
+  const double per_call = static_cast<double>(new_total) / static_cast<double>(new_count) -
+                          static_cast<double>(base_total) / static_cast<double>(base_count);
+  return std::fabs(per_call) < static_cast<double>(resolution);
+}
+
+Comparison Compare(int64_t base_total, int64_t new_total, uint64_t base_count, uint64_t new_count,
+                   const std::vector<int64_t>* base_steps, const std::vector<int64_t>* new_steps,
+                   bool present_in_base, bool present_in_new, const Scale& scale,
+                   const DiffOptions& options) {
   Comparison c;
   c.base_total_ns = base_total;
   c.new_total_ns = new_total;
@@ -75,6 +86,9 @@ Comparison Compare(int64_t base_total, int64_t new_total, const std::vector<int6
   if (!beyond_threshold) {
     c.status = DiffStatus::kUnchanged;
     c.decided_by = DecidedBy::kThreshold;
+  } else if (BelowResolution(base_total, base_count, new_total, new_count, options)) {
+    c.status = DiffStatus::kUnchanged;
+    c.decided_by = DecidedBy::kResolution;
   } else if (c.test && SmallestTwoSidedP(base_steps->size(), new_steps->size()) >= options.alpha) {
     c.status =
         SamplesSeparate(*base_steps, *new_steps, direction) ? direction : DiffStatus::kUnchanged;
@@ -147,6 +161,8 @@ const char* DecidedByName(DecidedBy decided_by) {
       return "spread";
     case DecidedBy::kPresence:
       return "presence";
+    case DecidedBy::kResolution:
+      return "resolution";
   }
   return "threshold";
 }
@@ -196,8 +212,9 @@ DiffResult DiffProfiles(const Baseline& base, const Baseline& next, const DiffOp
     row.base_device_ns = b ? b->device_ns : 0;
     row.new_device_ns = n ? n->device_ns : 0;
     row.comparison =
-        Compare(b ? b->total_ns : 0, n ? n->total_ns : 0, b ? &b->step_totals_ns : nullptr,
-                n ? &n->step_totals_ns : nullptr, b != nullptr, n != nullptr, scale, options);
+        Compare(b ? b->total_ns : 0, n ? n->total_ns : 0, row.base_count, row.new_count,
+                b ? &b->step_totals_ns : nullptr, n ? &n->step_totals_ns : nullptr, b != nullptr,
+                n != nullptr, scale, options);
     Count(row.comparison.status, &result.counts);
     result.regressed |= row.comparison.status == DiffStatus::kRegressed;
     result.rows.push_back(std::move(row));
@@ -205,10 +222,11 @@ DiffResult DiffProfiles(const Baseline& base, const Baseline& next, const DiffOp
 
   const std::vector<int64_t> base_op_steps = SumSteps(base.ops, base.steps());
   const std::vector<int64_t> new_op_steps = SumSteps(next.ops, next.steps());
-  result.kernel_total = Compare(base.kernel_ns, next.kernel_ns, &base.step_kernel_ns,
-                                &next.step_kernel_ns, true, true, scale, options);
-  result.op_total = Compare(base.op_host_ns, next.op_host_ns, &base_op_steps, &new_op_steps, true,
-                            true, scale, options);
+  result.kernel_total =
+      Compare(base.kernel_ns, next.kernel_ns, base.kernel_count, next.kernel_count,
+              &base.step_kernel_ns, &next.step_kernel_ns, true, true, scale, options);
+  result.op_total = Compare(base.op_host_ns, next.op_host_ns, base.op_calls, next.op_calls,
+                            &base_op_steps, &new_op_steps, true, true, scale, options);
 
   std::stable_sort(result.rows.begin(), result.rows.end(), [](const DiffRow& a, const DiffRow& b) {
     const int64_t da = std::llabs(a.comparison.delta_ns), db = std::llabs(b.comparison.delta_ns);

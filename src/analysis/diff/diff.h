@@ -7,7 +7,10 @@
 //    have steps and their step counts differ, so that 6 steps against 5 is not a 20% regression;
 //  * a change is called only when |delta_percent| > threshold and, when both profiles have at
 //    least kMinSteps steps, a two-sided Mann-Whitney U test on the per-step totals rejects
-//    equality (p < alpha); `decided_by` says which rule had the last word.
+//    equality (p < alpha); `decided_by` says which rule had the last word;
+//  * a row whose mean time per call moved by less than the timestamp resolution of either
+//    profile (WebGPU clocks quantized to 65.536 or 100 us) is unchanged whatever the other rules
+//    say: the difference is below what the clock can see (`decided_by` "resolution").
 #pragma once
 
 #include <cstdint>
@@ -28,6 +31,9 @@ struct DiffOptions {
   bool kernels = true;
   bool ops = true;
   size_t top = 0;  // keep the N rows with the largest |delta|; 0 = all (the verdict sees all)
+  // Trace::timestamp_resolution_ns of each side (the largest over its inputs); 0 = exact.
+  int64_t base_resolution_ns = 0;
+  int64_t new_resolution_ns = 0;
 };
 
 enum class DiffStatus { kRegressed, kImproved, kUnchanged, kAdded, kRemoved };
@@ -36,8 +42,10 @@ const char* DiffStatusName(DiffStatus status);
 // kSpread: the samples are too few for the Mann-Whitney test ever to reach alpha (3 + 3 steps:
 // the smallest two-sided p is 2 / C(6, 3) = 0.1), so a change is called only when the two sets
 // of per-step times do not overlap at all.
-enum class DecidedBy { kThreshold, kMannWhitney, kSpread, kPresence };
-const char* DecidedByName(DecidedBy decided_by);  // "threshold", "mann_whitney", "presence"
+// kResolution: the per-call difference is below a side's timestamp resolution (DiffOptions).
+enum class DecidedBy { kThreshold, kMannWhitney, kSpread, kPresence, kResolution };
+// "threshold", "mann_whitney", "spread", "presence", "resolution"
+const char* DecidedByName(DecidedBy decided_by);
 
 enum class DiffBasis { kTotal, kPerStepMean };
 const char* DiffBasisName(DiffBasis basis);  // "total", "per_step_mean"

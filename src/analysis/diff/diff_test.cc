@@ -161,5 +161,34 @@ TEST(DiffProfiles, ThreeStepsPerSideFallBackToTheSpread) {
   EXPECT_EQ(Row(r, "overlap").comparison.decided_by, DecidedBy::kSpread);
 }
 
+TEST(DiffProfiles, SubResolutionPerCallChangesAreUnchanged) {
+  // 4 calls each side, no steps. "small": per call 65,536 -> 95,536 ns (+30,000 ns, +45.8%), below
+  // a 65,536 ns clock; "large": per call 65,536 -> 196,608 ns (+131,072 ns: two quanta).
+  ProfileRow small = Kernel("small", {}), large = Kernel("large", {});
+  small.count = large.count = 4;
+  small.total_ns = large.total_ns = 4 * 65536;
+  ProfileRow small2 = small, large2 = large;
+  small2.total_ns = 4 * 95536;
+  large2.total_ns = 4 * 196608;
+  const Baseline base = Profile({small, large}), next = Profile({small2, large2});
+
+  const DiffResult exact = DiffProfiles(base, next, {});
+  EXPECT_EQ(Row(exact, "small").comparison.status, DiffStatus::kRegressed);
+  EXPECT_EQ(Row(exact, "small").comparison.decided_by, DecidedBy::kThreshold);
+
+  for (bool on_base : {false, true}) {  // the resolution of either side counts
+    DiffOptions options;
+    (on_base ? options.base_resolution_ns : options.new_resolution_ns) = 65536;
+    const DiffResult r = DiffProfiles(base, next, options);
+    EXPECT_EQ(Row(r, "small").comparison.status, DiffStatus::kUnchanged) << on_base;
+    EXPECT_EQ(Row(r, "small").comparison.decided_by, DecidedBy::kResolution) << on_base;
+    EXPECT_STREQ(DecidedByName(Row(r, "small").comparison.decided_by), "resolution");
+    EXPECT_EQ(Row(r, "small").comparison.delta_ns, 4 * 30000);  // the delta is still reported
+    EXPECT_EQ(Row(r, "large").comparison.status, DiffStatus::kRegressed) << on_base;
+    EXPECT_EQ(r.counts.unchanged, 1u);
+    EXPECT_TRUE(r.regressed);
+  }
+}
+
 }  // namespace
 }  // namespace tensormorph

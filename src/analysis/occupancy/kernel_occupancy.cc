@@ -78,7 +78,8 @@ struct Mean {
 struct Group {
   KernelOccupancyRow row;
   bool invalid = false;  // the calculator rejected the configuration: launches count as skipped
-  Mean ncu, kineto;
+  Mean ncu, kineto;      // ncu: measured counters (Nsight Compute, or rocprof-compute)
+  bool measured_by_rocprof = false;
 };
 
 // Resolved once per launch key: the group, or why the launch has none.
@@ -130,6 +131,8 @@ const char* AchievedSourceName(AchievedSource source) {
       return "kineto_estimate";
     case AchievedSource::kNcu:
       return "ncu";
+    case AchievedSource::kRocprofCompute:
+      return "rocprof_compute";
     case AchievedSource::kNone:
       break;
   }
@@ -279,6 +282,7 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
       const KernelCounters* c = counters.empty() ? nullptr : counters[i];
       if (c != nullptr && c->achieved_occupancy_percent) {
         group->ncu.Add(*c->achieved_occupancy_percent, k.duration_ns);
+        group->measured_by_rocprof |= trace.format == "rocprof";
       } else if (!from_ncu && k.achieved_occupancy_percent >= 0) {
         // The Nsight Compute importer copies its counter into the row too; only Kineto's own
         // estimate is read from there.
@@ -294,8 +298,9 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
     const Mean* mean = group.ncu.n > 0 ? &group.ncu : group.kineto.n > 0 ? &group.kineto : nullptr;
     if (mean != nullptr) {
       row.achieved = mean->Value() / 100.0;
-      row.achieved_source =
-          mean == &group.ncu ? AchievedSource::kNcu : AchievedSource::kKinetoEstimate;
+      row.achieved_source = mean != &group.ncu          ? AchievedSource::kKinetoEstimate
+                            : group.measured_by_rocprof ? AchievedSource::kRocprofCompute
+                                                        : AchievedSource::kNcu;
       row.achieved_launches = mean->n;
     }
     summary.rows.push_back(std::move(row));

@@ -33,9 +33,10 @@ enum class AchievedSource : uint8_t {
   kNone,
   kKinetoEstimate,  // Kineto's "est. achieved occupancy %" (computed by Kineto, not measured)
   kNcu,             // Nsight Compute's sm__warps_active.avg.pct_of_peak_sustained_active
+  kRocprofCompute,  // rocprof-compute's SQ_LEVEL_WAVES pass (import/rocprof/compute/work.h)
 };
 
-// "kineto_estimate", "ncu"; nullptr for kNone.
+// "kineto_estimate", "ncu", "rocprof_compute"; nullptr for kNone.
 const char* AchievedSourceName(AchievedSource source);
 
 // Why launches have no row.

@@ -131,7 +131,7 @@ int ChromeImporter::Sniff(std::string_view head) const {
 
 StatusOr<Trace> ChromeImporter::Import(const std::string& path,
                                        const ImportOptions& options) const {
-  StatusOr<std::unique_ptr<BlockReader>> opened = BlockReader::Open(path);
+  StatusOr<std::unique_ptr<BlockReader>> opened = BlockReader::Open(path, options.max_input_bytes);
   if (!opened.ok()) return opened.status();
   BlockReader& reader = **opened;
 

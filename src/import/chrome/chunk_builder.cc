@@ -227,7 +227,7 @@ void ChunkBuilder::AddComplete(const RawEvent& event, Category category, uint64_
         AddSlice(event, SliceKind::kOp);
         return;
       }
-      ++counts.other;
+      AddUntyped(event);  // counted once classified
       return;
     case Category::kProfilerRange:
       ++counts.counter_ranges;
@@ -280,6 +280,20 @@ void ChunkBuilder::AddTransfer(const RawEvent& event, TransferKind kind) {
   t.stream = args.has_stream ? args.stream : NumberOrKey(event.tid);
   t.kind = kind;
   out_->transfers.push_back(t);
+}
+
+void ChunkBuilder::AddUntyped(const RawEvent& event) {
+  const RawArgs& args = event.args;
+  UntypedEvent u;
+  u.start_ns = event.ts_ns;
+  u.duration_ns = event.dur_ns;
+  u.correlation = args.has_correlation ? args.correlation : 0;
+  u.name = out_->strings.Intern(event.name);
+  u.hlo_op = out_->strings.Intern(args.hlo_op);
+  u.hlo_module = out_->strings.Intern(args.hlo_module);
+  u.kernel_details = out_->strings.Intern(args.kernel_details);
+  u.track = TrackOf(event);
+  out_->untyped.push_back(u);
 }
 
 void ChunkBuilder::AddSlice(const RawEvent& event, SliceKind kind) {

@@ -50,6 +50,16 @@ struct FormatEvidence {
   uint64_t mtia_events = 0;            // Meta MTIA accelerator categories
 };
 
+// A complete event without "cat" (JAX / XLA writes none): whether it is a kernel, a launch call or
+// a host range depends on the names of its process and thread, known only once every chunk is
+// merged (jax_events.h).
+struct UntypedEvent {
+  int64_t start_ns = 0, duration_ns = 0;
+  uint64_t correlation = 0;
+  StringId name = 0, hlo_op = 0, hlo_module = 0, kernel_details = 0;
+  uint32_t track = 0;
+};
+
 struct ChunkResult {
   // How far into the input this chunk ends, 0..1 (estimated from compressed bytes for gzip); lets
   // the merger size the trace's tables once instead of growing them by doubling.
@@ -63,6 +73,7 @@ struct ChunkResult {
   std::vector<ApiCall> api_calls;  // track = local track index
   std::vector<Slice> slices;
   std::vector<Flow> flows;
+  std::vector<UntypedEvent> untyped;  // track = local track index; not yet counted
   std::vector<MetadataRecord> metadata;
   EventCounts counts;
   FormatEvidence evidence;
@@ -89,6 +100,7 @@ class ChunkBuilder {
   void AddKernel(const RawEvent& event);
   void AddTransfer(const RawEvent& event, TransferKind kind);
   void AddSlice(const RawEvent& event, SliceKind kind);
+  void AddUntyped(const RawEvent& event);
   void AddMetadata(const RawEvent& event);
 
   ChunkResult* out_;

@@ -111,6 +111,14 @@ void ChunkMerger::Append(ChunkResult&& chunk) {
     f.track = tracks[f.track];
     trace_->flows.push_back(f);
   }
+  for (UntypedEvent u : chunk.untyped) {
+    u.name = strings[u.name];
+    u.hlo_op = strings[u.hlo_op];
+    u.hlo_module = strings[u.hlo_module];
+    u.kernel_details = strings[u.kernel_details];
+    u.track = tracks[u.track];
+    merged_->untyped.push_back(u);
+  }
   for (MetadataRecord& record : chunk.metadata) {  // later records win, as in Perfetto
     switch (record.kind) {
       case MetadataKind::kProcessName:

@@ -15,7 +15,8 @@ struct MergedChunks {
   std::vector<int64_t> device_keys;  // Kernel/Transfer::device indexes this until devices resolve
   std::unordered_map<int64_t, std::string> process_names, process_labels;
   std::unordered_map<TrackKey, std::string, TrackKeyHash> thread_names;
-  std::vector<TrackKey> track_keys;  // parallel to Trace::tracks
+  std::vector<TrackKey> track_keys;   // parallel to Trace::tracks
+  std::vector<UntypedEvent> untyped;  // trace string and track ids
   FormatEvidence evidence;
   std::vector<PendingWarning> warnings;
 };

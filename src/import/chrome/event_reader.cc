@@ -201,11 +201,21 @@ error_code ReadArgs(value v, RawArgs* args) {
     error_code err = simdjson::SUCCESS;
     switch (key.first()) {
       case 'c':
-        if (key.Is("correlation")) {
+        if (key.Is("correlation") || key.Is("correlation_id")) {  // correlation_id: JAX, a string
           err = ReadInteger(val, &n, &ok);
           args->has_correlation = ok;
           args->correlation = static_cast<uint64_t>(n);
         }
+        break;
+      case 'h':
+        if (key.Is("hlo_op")) {
+          err = ReadText(val, &args->hlo_op);
+        } else if (key.Is("hlo_module")) {
+          err = ReadText(val, &args->hlo_module);
+        }
+        break;
+      case 'k':
+        if (key.Is("kernel_details")) err = ReadText(val, &args->kernel_details);
         break;
       case 'E':
       case 'e':

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "import/chrome/jax_events.h"
 #include "model/trace_order.h"
 
 namespace tensormorph::chrome {
@@ -184,6 +185,26 @@ void NameTracks(const MergedChunks& merged, Trace* trace) {
   }
 }
 
+// Our own chrome-json export names each device's backend (trace_metadata.h); it wins over the
+// guess, which can only give one backend for the whole trace.
+void ApplyExportedDevices(const TopLevelMetadata& meta, Trace* trace) {
+  if (meta.exported_devices.empty()) return;
+  std::set<Backend> backends(trace->backends.begin(), trace->backends.end());
+  for (Device& d : trace->devices) {
+    auto it = meta.exported_devices.find(d.trace_id);
+    if (it == meta.exported_devices.end()) continue;
+    backends.erase(d.backend);
+    d.backend = it->second.first;
+    d.vendor = it->second.second;
+  }
+  for (const Device& d : trace->devices) backends.insert(d.backend);
+  if (!trace->slices.empty() || !trace->api_calls.empty()) backends.insert(Backend::kCpu);
+  trace->backends.assign(backends.begin(), backends.end());
+  std::erase_if(trace->warnings, [](const std::string& w) {
+    return w.starts_with("cannot tell which GPU runtime produced this trace");
+  });
+}
+
 }  // namespace
 
 void FinalizeTrace(const TopLevelMetadata& meta, MergedChunks& merged, Trace* trace) {
@@ -194,6 +215,7 @@ void FinalizeTrace(const TopLevelMetadata& meta, MergedChunks& merged, Trace* tr
   if (!meta.distributed_backend.empty())
     trace->metadata["distributed_backend"] = meta.distributed_backend;
 
+  const JaxEvents jax = ClassifyUntypedEvents(merged, trace);
   std::string reason;
   Backend gpu = DecideGpuBackend(meta, merged, *trace, &reason);
   const bool device_work = !trace->kernels.empty() || !trace->transfers.empty();
@@ -203,14 +225,20 @@ void FinalizeTrace(const TopLevelMetadata& meta, MergedChunks& merged, Trace* tr
         "device names); its kernels are reported with backend 'other'");
   }
   ResolveDevices(meta, merged, gpu, trace);
+  NumberJaxDevices(jax, trace);
   if (meta.base_time_ns && *meta.base_time_ns != 0) ApplyBaseTime(*meta.base_time_ns, trace);
   NameTracks(merged, trace);
   SortTraceTables(trace);
   ComputeTraceSpan(trace);
   DescribeFormat(meta, merged.evidence, trace);
+  if (jax.any() && merged.evidence.categorised == 0) {
+    trace->format = "jax-json";
+    trace->format_version = "XLA trace viewer JSON (trace.json.gz / perfetto_trace.json.gz)";
+  }
 
   if (!trace->slices.empty() || !trace->api_calls.empty()) trace->backends.push_back(Backend::kCpu);
   if (device_work) trace->backends.push_back(gpu);
+  ApplyExportedDevices(meta, trace);
 }
 
 }  // namespace tensormorph::chrome

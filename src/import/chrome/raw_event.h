@@ -34,6 +34,8 @@ struct RawArgs {
   std::string_view input_values;   // raw JSON of "Concrete Inputs" (scalars as strings)
   std::string_view metadata_name;  // M events: process_name / thread_name
   std::string_view labels;         // M events: process_labels
+  // JAX / XLA trace viewer JSON, whose args are all strings (import/chrome/jax_events.h).
+  std::string_view hlo_op, hlo_module, kernel_details;
 };
 
 struct RawEvent {

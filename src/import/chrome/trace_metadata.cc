@@ -59,6 +59,25 @@ Device ParseDevice(simdjson::dom::object props) {
   return d;
 }
 
+// "tensormorph": {"devices": [{"id": 3, "backend": "rocm", "vendor": "AMD", ...}]}; entries
+// that do not read cleanly are ignored (the trace is still a Kineto trace without them).
+void ReadExportedDevices(element value, TopLevelMetadata* meta) {
+  simdjson::dom::array devices;
+  if (value.at_key("devices").get_array().get(devices) != simdjson::SUCCESS) return;
+  for (element device : devices) {
+    int64_t id = 0;
+    std::string_view backend_name, vendor;
+    if (device.at_key("id").get_int64().get(id) != simdjson::SUCCESS ||
+        device.at_key("backend").get_string().get(backend_name) != simdjson::SUCCESS) {
+      continue;
+    }
+    const std::optional<Backend> backend = ParseBackend(backend_name);
+    if (!backend) continue;
+    if (device.at_key("vendor").get_string().get(vendor) != simdjson::SUCCESS) vendor = {};
+    meta->exported_devices[id] = {*backend, std::string(vendor)};
+  }
+}
+
 }  // namespace
 
 StatusOr<TopLevelMetadata> ParseTopLevelMetadata(const std::string& json) {
@@ -111,6 +130,8 @@ StatusOr<TopLevelMetadata> ParseTopLevelMetadata(const std::string& json) {
           meta.distributed_backend = std::string(backend);
         }
       }
+    } else if (key == "tensormorph") {
+      ReadExportedDevices(value, &meta);
     } else if (value.is_string() || value.is_number() || value.is_bool()) {
       std::string_view text;
       if (value.get_string().get(text) == simdjson::SUCCESS) {

@@ -20,6 +20,10 @@ struct TopLevelMetadata {
   std::string distributed_backend;  // "nccl", "gloo", ...
   std::vector<Device> device_properties;
   std::map<std::string, std::string> scalars;  // other scalar keys, JSON text
+  // A file written by `tensormorph export --to chrome-json` lists each device's backend under
+  // "tensormorph": {"devices": [{"id", "backend", "vendor", ...}]}, by the id its events carry:
+  // what the Kineto dialect cannot say (a trace with CPU and WebGPU devices, a rocprof source).
+  std::map<int64_t, std::pair<Backend, std::string>> exported_devices;  // id -> backend, vendor
   std::vector<std::string> warnings;
 };
 

@@ -55,7 +55,7 @@ int NcuCsvImporter::Sniff(std::string_view head) const {
 
 StatusOr<Trace> NcuCsvImporter::Import(const std::string& path,
                                        const ImportOptions& options) const {
-  StatusOr<std::unique_ptr<BlockReader>> opened = BlockReader::Open(path);
+  StatusOr<std::unique_ptr<BlockReader>> opened = BlockReader::Open(path, options.max_input_bytes);
   if (!opened.ok()) return opened.status();
   BlockReader& blocks = **opened;
   CsvReader reader([&](std::vector<char>* block) {

@@ -1,13 +1,7 @@
 // ONNX Runtime profile JSON (SessionOptions.enable_profiling): a top-level JSON array of Chrome
 // "complete" events, ts/dur in integer microseconds relative to the session's creation.
 //
-// Node events (<node>_kernel_time) become framework ops named by their op_name (ONNX op type),
-// on the thread that ran them, with input shapes from input_type_shape. The node's provider
-// (execution provider) gives its backend; since the file has no device timing of its own unless
-// the build profiled GPU kernels, every node also becomes a kernel on a device of that backend
-// with the node's time, linked to its op. Kernel events (CUDA/ROCm builds with GPU profiling) and
-// Api events (native WebGPU EP dispatches) are real device times: nodes of a provider that has
-// them get no node-time kernel. Session events become annotations, model_run as model_run#N.
+// How events map to the model: trace_builder.h.
 #pragma once
 
 #include <optional>

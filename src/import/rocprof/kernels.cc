@@ -28,6 +28,33 @@ uint32_t Workgroups(uint64_t work_items, uint64_t workgroup) {
 
 }  // namespace
 
+void ReadLaunchConfiguration(const KernelColumns& c, const CsvRecord& row, Kernel* kernel) {
+  Kernel& k = *kernel;
+  const size_t stream = c.stream != kMissing ? c.stream : c.queue;
+  if (stream != kMissing) {
+    std::optional<int64_t> s = ParseInt(row.at(stream));
+    if (s) k.stream = *s;
+  }
+  if (c.block_x != kMissing) {
+    k.block = {Clamp<uint32_t>(Count(row, c.block_x)), Clamp<uint32_t>(Count(row, c.block_y)),
+               Clamp<uint32_t>(Count(row, c.block_z))};
+    k.grid = {Workgroups(Count(row, c.grid_x), k.block.x),
+              Workgroups(Count(row, c.grid_y), k.block.y),
+              Workgroups(Count(row, c.grid_z), k.block.z)};
+  } else if (c.block_size != kMissing) {
+    const uint64_t block = Count(row, c.block_size);
+    k.block = {Clamp<uint32_t>(block), block > 0 ? 1u : 0u, block > 0 ? 1u : 0u};
+    const uint64_t grid = Count(row, c.grid_size);
+    if (grid > 0) k.grid = {Workgroups(grid, block), 1, 1};
+  }
+  k.shared_memory_bytes = Clamp<uint32_t>(Count(row, c.lds));
+  k.registers_per_thread = Clamp<uint16_t>(Count(row, c.vgpr));
+  k.accum_registers_per_thread = Clamp<uint16_t>(Count(row, c.accum_vgpr));
+  k.scalar_registers = Clamp<uint16_t>(Count(row, c.sgpr));
+  const uint64_t wave = Count(row, c.wave_size);
+  k.wave_size = wave == 32 || wave == 64 ? static_cast<uint8_t>(wave) : 0;
+}
+
 Status ReadKernels(CsvFile* file, DeviceResolver* devices, Trace* trace, Warnings* warnings) {
   const Columns columns(file->header());
   const KernelColumns c(columns);
@@ -53,29 +80,7 @@ Status ReadKernels(CsvFile* file, DeviceResolver* devices, Trace* trace, Warning
     k.name = trace->strings.Intern(row.at(c.name));
     if (c.agent != kMissing) k.device = devices->Resolve(row.at(c.agent));
     if (c.correlation != kMissing) k.link.correlation = Count(row, c.correlation);
-    const size_t stream = c.stream != kMissing ? c.stream : c.queue;
-    if (stream != kMissing) {
-      std::optional<int64_t> s = ParseInt(row.at(stream));
-      if (s) k.stream = *s;
-    }
-    if (c.block_x != kMissing) {
-      k.block = {Clamp<uint32_t>(Count(row, c.block_x)), Clamp<uint32_t>(Count(row, c.block_y)),
-                 Clamp<uint32_t>(Count(row, c.block_z))};
-      k.grid = {Workgroups(Count(row, c.grid_x), k.block.x),
-                Workgroups(Count(row, c.grid_y), k.block.y),
-                Workgroups(Count(row, c.grid_z), k.block.z)};
-    } else if (c.block_size != kMissing) {
-      const uint64_t block = Count(row, c.block_size);
-      k.block = {Clamp<uint32_t>(block), block > 0 ? 1u : 0u, block > 0 ? 1u : 0u};
-      const uint64_t grid = Count(row, c.grid_size);
-      if (grid > 0) k.grid = {Workgroups(grid, block), 1, 1};
-    }
-    k.shared_memory_bytes = Clamp<uint32_t>(Count(row, c.lds));
-    k.registers_per_thread = Clamp<uint16_t>(Count(row, c.vgpr));
-    k.accum_registers_per_thread = Clamp<uint16_t>(Count(row, c.accum_vgpr));
-    k.scalar_registers = Clamp<uint16_t>(Count(row, c.sgpr));
-    const uint64_t wave = Count(row, c.wave_size);
-    k.wave_size = wave == 32 || wave == 64 ? static_cast<uint8_t>(wave) : 0;
+    ReadLaunchConfiguration(c, row, &k);
     trace->kernels.push_back(k);
     ++trace->counts.kernels;
   }

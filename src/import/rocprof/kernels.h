@@ -11,6 +11,7 @@
 #pragma once
 
 #include "import/rocprof/agents.h"
+#include "import/rocprof/columns.h"
 #include "import/rocprof/csv_file.h"
 #include "model/status.h"
 #include "model/trace.h"
@@ -21,5 +22,9 @@ namespace tensormorph::rocprof {
 // without --timestamp on) is an error saying so; a row with a timestamp that is not an integer or
 // ends before it starts is skipped with a warning.
 Status ReadKernels(CsvFile* file, DeviceResolver* devices, Trace* trace, Warnings* warnings);
+
+// The row's launch configuration (grid, block, LDS, registers, wave size) and stream into `k`,
+// as described above; fields the header lacks stay 0.
+void ReadLaunchConfiguration(const KernelColumns& c, const CsvRecord& row, Kernel* k);
 
 }  // namespace tensormorph::rocprof

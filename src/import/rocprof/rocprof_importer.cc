@@ -7,6 +7,7 @@
 
 #include "import/rocprof/agents.h"
 #include "import/rocprof/api_calls.h"
+#include "import/rocprof/compute/workload.h"
 #include "import/rocprof/copies.h"
 #include "import/rocprof/json_trace.h"
 #include "import/rocprof/kernels.h"
@@ -122,7 +123,31 @@ Status NotRocprof(const std::vector<std::string>& header) {
       SourcePosition{1, 1});
 }
 
+// The rocprofv3 kernel_trace.csv files of a folder or of its only subfolder (`<host>/`).
+std::vector<std::string> KernelTraceFiles(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> found, subfolders;
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
+    std::error_code type_ec;
+    const std::string name = entry.path().filename().string();
+    if (entry.is_directory(type_ec)) subfolders.push_back(entry.path().string());
+    if (entry.is_regular_file(type_ec) && name.ends_with("kernel_trace.csv")) {
+      found.push_back(entry.path().string());
+    }
+  }
+  if (found.empty() && subfolders.size() == 1) return KernelTraceFiles(subfolders[0]);
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
 }  // namespace
+
+int RocprofImporter::SniffFolder(const std::string& folder) const {
+  const int workload = compute::SniffWorkloadFolder(folder);
+  if (workload > 0) return workload;
+  return KernelTraceFiles(folder).empty() ? 0 : 90;
+}
 
 int RocprofImporter::Sniff(std::string_view head) const {
   if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
@@ -146,6 +171,20 @@ int RocprofImporter::Sniff(std::string_view head) const {
 
 StatusOr<Trace> RocprofImporter::Import(const std::string& path,
                                         const ImportOptions& options) const {
+  if (std::filesystem::is_directory(path)) {
+    if (compute::SniffWorkloadFolder(path) > 0) return compute::ImportWorkload(path, options);
+    const std::vector<std::string> traces = KernelTraceFiles(path);
+    if (traces.size() != 1) {
+      return UnreadableInput(
+          traces.empty()
+              ? "this folder holds neither a rocprof-compute workload (pmc_perf.csv) nor a "
+                "rocprofv3 kernel_trace.csv"
+              : fmt::format("this folder holds {} rocprofv3 kernel_trace.csv files (one per "
+                            "process, e.g. {}): name one of them",
+                            traces.size(), traces.front()));
+    }
+    return Import(traces.front(), options);
+  }
   StatusOr<std::string> head = ReadHead(path, 64);
   if (!head.ok()) return head.status();
   if (head->starts_with("{")) return ImportRocprofJson(path);
@@ -155,6 +194,9 @@ StatusOr<Trace> RocprofImporter::Import(const std::string& path,
   CsvFile& primary = **opened;
   const CsvKind kind = KindOf(primary);
   if (kind == CsvKind::kNone) return NotRocprof(primary.header());
+  if (kind == CsvKind::kKernels && compute::IsWorkloadCounterFile(path, primary.header())) {
+    return compute::ImportWorkload(path, options);
+  }
   if (kind == CsvKind::kCounterCollection) {
     return UnreadableInput(
         "a rocprofv3 counter_collection.csv has one row per (dispatch, counter), and no times "

@@ -7,6 +7,8 @@
 // names, gfx targets and CU counts; memory copies; HIP API calls (joined to kernels by
 // Correlation_Id). A sibling whose times lie more than an hour away from the given file's is from
 // another run (rocprof's documentation fixtures are) and is left out with a warning.
+//
+// A rocprof-compute workload (a folder, or a pmc_perf csv in one) is read by compute/workload.h.
 #pragma once
 
 #include "import/importer.h"
@@ -21,6 +23,9 @@ class RocprofImporter final : public Importer {
            "and rocprofv3 JSON";
   }
   int Sniff(std::string_view head) const override;
+  // rocprof-compute workload folders (compute/workload.h) and rocprofv3 output folders (one
+  // <pid>_kernel_trace.csv in the folder or in its only subfolder, read with its siblings).
+  int SniffFolder(const std::string& folder) const override;
   StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
 };
 

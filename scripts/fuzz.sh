@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer harness of a sanitizer build (scripts/sanitize.sh builds them) for a
+# bounded time: first the kept crashers (tests/fuzz/regressions/<harness>/, each must now pass),
+# then fuzzing from seed corpora (real traces from ../shared/data and the tests' fixtures) with the
+# format's dictionary. Fails on the first crash, leak, hang or out-of-memory, leaving the input in
+# $BUILD/fuzz-artifacts/.
+#
+#   scripts/fuzz.sh [BUILD_DIR]      TM_FUZZ_SECONDS=N  seconds per harness (default 20)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:-build-sanitize}
+SECONDS_EACH=${TM_FUZZ_SECONDS:-20}
+DATA=${TM_SHARED_DATA:-../shared/data}
+ART=$BUILD/fuzz-artifacts
+mkdir -p "$ART"
+
+# harness -> seed files (globs; files over 1 MB are left out: libFuzzer mutates small inputs best)
+declare -A SEEDS=(
+  [sniff]="$DATA/other/onnxruntime/*.json $DATA/other/rocprofv3/*.csv $DATA/nvidia/ncu_csv/*.csv tests/data/*.json tests/data/*/*.json tests/data/*/*.xml"
+  [kineto]="$DATA/kineto/hta/*.json.gz $DATA/kineto/tracelens/*.json* tests/data/legacy_autograd_profile.json tests/data/jax/*.json"
+  [gzip]="$DATA/kineto/hta/*.json.gz"
+  [nsys]="$DATA/nvidia/nsys_sqlite/nsysai_mock_rtx3080_2026.1.sqlite"
+  [nsys_schema]=""
+  [ncu]="$DATA/nvidia/ncu_csv/*.csv tests/data/ncu_raw_fixture.csv"
+  [rocprof]="$DATA/other/rocprofv3/*.csv $DATA/other/rocprofv3_rocm62/*.csv tests/data/rocprofv3_*"
+  [onnxruntime]="$DATA/other/onnxruntime/*.json"
+  [xctrace]="tests/data/xctrace/*.xml"
+  [xplane]="$DATA/kineto/jax_xplane/*.pb"
+  [native]="tests/data/native/*"
+  [webgpu]="tests/data/webgpu/*"
+)
+declare -A DICTS=(
+  [sniff]=json [kineto]=json [onnxruntime]=json [native]=json [webgpu]=json
+  [ncu]=csv [rocprof]=csv [xctrace]=xml
+)
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+total_runs=0
+for harness in "${!SEEDS[@]}"; do
+  bin=$BUILD/tests/fuzz/fuzz_$harness
+  [ -x "$bin" ] || { echo "fuzz: $bin missing (build with scripts/sanitize.sh)" >&2; exit 1; }
+  corpus=$BUILD/fuzz-corpus/$harness
+  mkdir -p "$corpus"
+  shopt -s nullglob
+  for seed in ${SEEDS[$harness]}; do
+    [ "$(stat -c %s "$seed")" -le 1048576 ] && cp -n "$seed" "$corpus/" 2>/dev/null || true
+  done
+  regressions=(tests/fuzz/regressions/$harness/*)
+  shopt -u nullglob
+  if [ ${#regressions[@]} -gt 0 ]; then
+    "$bin" -rss_limit_mb=2048 -timeout=20 "${regressions[@]}" >"$ART/$harness.regressions.log" 2>&1 ||
+      { echo "fuzz: $harness fails on a kept crasher:" >&2; tail -30 "$ART/$harness.regressions.log" >&2; exit 1; }
+  fi
+  dict=()
+  [ -n "${DICTS[$harness]:-}" ] && dict=(-dict="tests/fuzz/dict/${DICTS[$harness]}.dict")
+  log=$ART/$harness.log
+  if ! "$bin" "$corpus" -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=2048 \
+      -max_len=65536 -artifact_prefix="$ART/$harness-" -print_final_stats=1 "${dict[@]}" \
+      >"$log" 2>&1; then
+    echo "fuzz: $harness found a failure; the input is in $ART/ (log: $log)" >&2
+    tail -40 "$log" >&2
+    exit 1
+  fi
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  total_runs=$((total_runs + runs))
+  printf 'fuzz: %-12s %8s runs in %ss, no failures\n' "$harness" "$runs" "$SECONDS_EACH"
+done
+echo "fuzz: ${#SEEDS[@]} harnesses, $total_runs runs in all, no failures"

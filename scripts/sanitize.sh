@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The hostile-input suite, part of `make test`:
+#  1. an ASan + UBSan build (clang) of the library, the binary, the tests and the libFuzzer
+#     harnesses; the whole test suite under the sanitizers;
+#  2. every fuzz harness for a bounded time (scripts/fuzz.sh, TM_FUZZ_SECONDS per harness);
+#  3. a ThreadSanitizer build of the library and the tests, running the tests of the parallel
+#     paths (the multi-threaded importer, --threads 1 vs N).
+# Build folders: build-sanitize, build-tsan (kept between runs; ccache is used when installed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS=${JOBS:-$(nproc)}
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+export ASAN_SYMBOLIZER_PATH=${ASAN_SYMBOLIZER_PATH:-$(command -v llvm-symbolizer || command -v llvm-symbolizer-14 || true)}
+
+configure() {  # build dir, sanitizer flags, extra cmake args...
+  local dir=$1 flags=$2
+  shift 2
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only -fno-omit-frame-pointer $flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="$flags" "$@" >/dev/null
+}
+
+echo "== sanitizers: ASan + UBSan build"
+configure build-sanitize "-fsanitize=address,undefined -fno-sanitize-recover=all" -DTM_FUZZ=ON
+cmake --build build-sanitize -j "$JOBS"
+echo "== sanitizers: the test suite under ASan + UBSan"
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:strict_string_checks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+(cd build-sanitize && ctest --output-on-failure -j "$JOBS" --timeout 1200)
+
+echo "== sanitizers: fuzzing (${TM_FUZZ_SECONDS:-20} s per harness)"
+scripts/fuzz.sh build-sanitize
+
+echo "== sanitizers: ThreadSanitizer on the parallel paths"
+unset ASAN_OPTIONS UBSAN_OPTIONS
+configure build-tsan "-fsanitize=thread"
+cmake --build build-tsan -j "$JOBS" --target tensormorph_tests tensormorph
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  build-tsan/tests/tensormorph_tests --gtest_filter='*ThreadsDeterminism*:ChromeImporter*:BadInput.MultiChunk*'
+echo "== sanitizers: all passed"

@@ -1,0 +1,101 @@
+// `tensormorph export TRACE --to FORMAT -o OUT`: writes one trace in another format, through the
+// exporter registry (src/export/registry.cc).
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "export/exporter.h"
+
+namespace tensormorph {
+namespace {
+
+struct ExportOptions {
+  CommonOptions common;
+  std::string to;
+  std::string output;
+};
+
+std::string KnownExporters() {
+  std::string known;
+  for (const Exporter* exporter : Exporters()) {
+    known += fmt::format("{}{}", known.empty() ? "" : ", ", exporter->name());
+  }
+  return known;
+}
+
+// `-o -`: exporters write files (SQLite needs one it can seek in), so the output goes to a
+// temporary file first and is copied to stdout.
+int ExportToStdout(const Exporter& exporter, const Trace& trace) {
+  char temp_path[] = "/tmp/tensormorph_export_XXXXXX";
+  const int fd = mkstemp(temp_path);
+  if (fd < 0) {
+    std::cerr << "tensormorph: error: cannot create a temporary file for -o -\n";
+    return kExitUnreadable;
+  }
+  close(fd);
+  const Status written = exporter.Export(trace, temp_path);
+  int rc = kExitOk;
+  if (!written.ok()) {
+    std::cerr << fmt::format("tensormorph: error: {}\n", written.message());
+    rc = kExitUnreadable;
+  } else {
+    std::ifstream in(temp_path, std::ios::binary);
+    std::cout << in.rdbuf();
+    std::cout.flush();
+    if (!std::cout) {
+      std::cerr << "tensormorph: error: cannot write to stdout\n";
+      rc = kExitUnreadable;
+    }
+  }
+  std::remove(temp_path);
+  return rc;
+}
+
+}  // namespace
+
+CommandRunner AddExportCommand(CLI::App* app) {
+  auto options = std::make_shared<ExportOptions>();
+  CLI::App* command = app->add_subcommand(
+      "export",
+      "write a trace in another format: the native Tensormorph format (JSON or NDJSON), "
+      "and the other formats the registry lists");
+  // The input options every command shares (one TRACE here); --format is the tables' and means
+  // nothing to export, whose output format is --to.
+  AddCommonOptions(command, &options->common);
+  command->remove_option(command->get_option("--format"));
+  command->add_option("--to", options->to, fmt::format("output format: {}", KnownExporters()))
+      ->required();
+  command->add_option("-o,--output", options->output, "output file ('-' for stdout)")->required();
+  return [options]() {
+    const Exporter* exporter = FindExporter(options->to);
+    if (exporter == nullptr) {
+      std::cerr << fmt::format(
+          "tensormorph: error: unknown export format '{}'; known formats: {}\n", options->to,
+          KnownExporters());
+      return kExitUsage;
+    }
+    if (options->common.inputs.size() != 1) {
+      std::cerr << "tensormorph: error: export converts one trace at a time\n";
+      return kExitUsage;
+    }
+    std::vector<Trace> traces;
+    if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
+    PrintWarnings(traces);
+    if (options->output == "-") return ExportToStdout(*exporter, traces.front());
+    const Status written = exporter->Export(traces.front(), options->output);
+    if (!written.ok()) {
+      std::cerr << fmt::format("tensormorph: error: {}\n", written.message());
+      return kExitUnreadable;
+    }
+    return kExitOk;
+  };
+}
+
+}  // namespace tensormorph

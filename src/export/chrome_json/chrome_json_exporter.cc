@@ -1,0 +1,21 @@
+#include "export/chrome_json/chrome_json_exporter.h"
+
+#include "export/chrome_json/event_writer.h"
+#include "export/chrome_json/json_writer.h"
+
+namespace tensormorph {
+
+Status ChromeJsonExporter::Export(const Trace& trace, const std::string& output_path) const {
+  chrome_json::JsonFileWriter out(output_path);
+  if (Status opened = out.Open(); !opened.ok()) return opened;
+  chrome_json::EventWriter events(trace, &out);
+  events.WriteHeader();
+  events.WriteNameEvents();
+  events.WriteDeviceWork();
+  events.WriteHostWork();
+  events.WriteFlows();
+  events.WriteFooter();
+  return out.Finish();
+}
+
+}  // namespace tensormorph

@@ -1,0 +1,157 @@
+#include "import/rocprof/compute/dispatch_table.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <filesystem>
+#include <limits>
+
+#include "import/rocprof/kernels.h"
+
+namespace tensormorph::rocprof::compute {
+namespace {
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+// Identity and launch columns of every backend's spelling (lowercase), never counters.
+bool IsIdentityColumn(std::string_view lower) {
+  static constexpr std::string_view kIdentity[] = {"dispatch_id",
+                                                   "kernel_name",
+                                                   "gpu_id",
+                                                   "queue_id",
+                                                   "queue-id",
+                                                   "queue-index",
+                                                   "pid",
+                                                   "tid",
+                                                   "grid_size",
+                                                   "workgroup_size",
+                                                   "lds_per_workgroup",
+                                                   "scratch_per_workitem",
+                                                   "arch_vgpr",
+                                                   "accum_vgpr",
+                                                   "sgpr",
+                                                   "wave_size",
+                                                   "sig",
+                                                   "obj",
+                                                   "correlation_id",
+                                                   "kernel_id",
+                                                   "xcc_index",
+                                                   "dispatchns",
+                                                   "start_timestamp",
+                                                   "end_timestamp",
+                                                   "completens",
+                                                   "node",
+                                                   "agent_id"};
+  for (std::string_view name : kIdentity) {
+    if (lower == name) return true;
+    // The copies a side-by-side merge of counter passes adds: wave_size_1, Correlation_ID_17.
+    if (lower.size() > name.size() + 1 && lower.starts_with(name) && lower[name.size()] == '_' &&
+        lower.find_first_not_of("0123456789", name.size() + 1) == std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+double ParseCounter(std::string_view text) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  double value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(value)) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return value;
+}
+
+}  // namespace
+
+StatusOr<DispatchTable> DispatchTable::Read(const std::string& path, Warnings* warnings) {
+  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(path);
+  if (!opened.ok()) return opened.status();
+  CsvFile& file = **opened;
+  const Columns columns(file.header());
+  const size_t dispatch = columns.Find({"Dispatch_ID"});
+  const KernelColumns kc(columns);
+  if (dispatch == kMissing || kc.name == kMissing) {
+    return UnreadableInput(
+        fmt::format("not a rocprof-compute per-dispatch CSV: the header has no {}",
+                    dispatch == kMissing ? "Dispatch_ID" : "Kernel_Name"),
+        SourcePosition{1, 1});
+  }
+  DispatchTable t;
+  t.path_ = path;
+  t.section_ = std::filesystem::path(path).stem().string();
+  if (t.section_.starts_with("pmc_perf")) t.section_ = "pmc_perf";  // pmc_perf_N: one pass
+  t.header_ = file.header();
+  t.has_times_ = kc.start != kMissing && kc.end != kMissing;
+  std::vector<size_t> counter_columns;
+  for (size_t i = 0; i < file.header().size(); ++i) {
+    const std::string lower = Lower(file.header()[i]);
+    if (lower.empty() || IsIdentityColumn(lower)) continue;
+    const size_t index = t.counter_names_.size();
+    if (!t.by_name_.emplace(lower, index).second) continue;  // a repeated name: first wins
+    t.counter_names_.push_back(file.header()[i]);
+    counter_columns.push_back(i);
+    if (const size_t open = lower.find('['); open != std::string::npos && lower.ends_with("]")) {
+      t.instances_[lower.substr(0, open)].push_back(index);
+    }
+  }
+  CsvRecord record;
+  while (file.Next(&record, warnings)) {
+    DispatchRow row;
+    row.line = record.line;
+    row.dispatch_id = ParseInt(record.at(dispatch)).value_or(-1);
+    row.kernel_name = record.at(kc.name);
+    if (kc.agent != kMissing) row.gpu_id = record.at(kc.agent);
+    if (t.has_times_) {
+      row.start_text = record.at(kc.start);
+      row.end_text = record.at(kc.end);
+    }
+    ReadLaunchConfiguration(kc, record, &row.launch);
+    row.values.reserve(counter_columns.size());
+    for (size_t column : counter_columns) row.values.push_back(ParseCounter(record.at(column)));
+    if (row.dispatch_id >= 0) t.by_dispatch_.emplace(row.dispatch_id, t.rows_.size());
+    t.rows_.push_back(std::move(row));
+  }
+  if (Status s = file.status(); !s.ok()) return s;
+  return t;
+}
+
+std::optional<size_t> DispatchTable::RowOf(int64_t dispatch_id) const {
+  auto it = by_dispatch_.find(dispatch_id);
+  if (it == by_dispatch_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<double> DispatchTable::Counter(const DispatchRow& row, std::string_view name) const {
+  auto it = by_name_.find(Lower(name));
+  if (it == by_name_.end() || it->second >= row.values.size()) return std::nullopt;
+  const double v = row.values[it->second];
+  if (std::isnan(v)) return std::nullopt;
+  return v;
+}
+
+std::optional<double> DispatchTable::CounterSum(const DispatchRow& row,
+                                                std::string_view name) const {
+  if (std::optional<double> v = Counter(row, name)) return v;
+  const std::string lower = Lower(name);
+  if (!lower.ends_with("_sum")) return std::nullopt;
+  auto it = instances_.find(lower.substr(0, lower.size() - 4));
+  if (it == instances_.end()) return std::nullopt;
+  double sum = 0;
+  for (size_t index : it->second) {
+    if (index >= row.values.size() || std::isnan(row.values[index])) return std::nullopt;
+    sum += row.values[index];
+  }
+  return sum;
+}
+
+}  // namespace tensormorph::rocprof::compute

@@ -1,0 +1,27 @@
+// ONNX Runtime Web's WebGPU profiling console output (env.webgpu.profiling = {mode: 'default'}
+// without an ondata callback), saved as text, other console lines mixed in. Three generations:
+//   [profiling] kernel "<kernelId>|<kernelType>|<kernelName>|<programName>" input[0]: [1,3] |
+//       float32, output[0]: [1,3] | float32, execution time: <N> ns
+//   [profiling] kernel "<kernelId>|[<kernelType>] <kernelName>" <shapes>execution time: <N> ns
+//   [profiling] kernel "<kernelId>|<kernelName>" execution time: <N> ns
+// The line may carry a console prefix (source location, timestamp) before "[profiling]".
+#pragma once
+
+#include <string_view>
+
+#include "import/webgpu/dispatch.h"
+
+namespace tensormorph::webgpu {
+
+inline constexpr std::string_view kOrtProfilingMarker = "[profiling] kernel \"";
+
+// One line -> a dispatch. kernel = programName, else kernelType, else kernelName (earliest
+// format); op = kernelType, else kernelName. False (with `why`) for a malformed profiling line.
+bool ParseOrtProfilingLine(std::string_view line, Dispatch* dispatch, std::string* why);
+
+// Every line of `text`: profiling lines become dispatches (durations only: synthetic starts),
+// other lines are counted, malformed profiling lines skipped with a warning giving the first
+// one's line and column.
+DispatchList ReadOrtConsoleLog(std::string_view text);
+
+}  // namespace tensormorph::webgpu

@@ -1,0 +1,98 @@
+#include "import/webgpu/webgpu_importer.h"
+
+#include <fmt/format.h>
+
+#include "import/webgpu/json_profiles.h"
+#include "import/webgpu/ort_console_log.h"
+#include "io/block_reader.h"
+
+namespace tensormorph::webgpu {
+namespace {
+
+bool Has(std::string_view head, std::string_view key) {
+  return head.find(key) != std::string_view::npos;
+}
+
+char FirstChar(std::string_view head) {
+  size_t i = head.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  while (i < head.size() && std::string_view(" \t\r\n").find(head[i]) != std::string_view::npos) {
+    ++i;
+  }
+  return i < head.size() ? head[i] : '\0';
+}
+
+}  // namespace
+
+WebGpuInput SniffWebGpu(std::string_view head) {
+  // A saved console often starts with a profiling line, whose "[" is not JSON.
+  if (Has(head, kOrtProfilingMarker) && FirstChar(head) == '[' && !Has(head, "\"kernelType\"") &&
+      !Has(head, "\"kernelNames\"")) {
+    return WebGpuInput::kOrtConsoleLog;
+  }
+  const char first = FirstChar(head);
+  if (first == '[' || first == '{') {
+    if (Has(head, "\"programName\"") && Has(head, "\"startTime\"") && Has(head, "\"kernelType\"")) {
+      return WebGpuInput::kOrtProfilingData;
+    }
+    if (first == '{' && Has(head, "\"kernelNames\"") && Has(head, "\"kernels\"")) {
+      return WebGpuInput::kTfjsProfile;
+    }
+    return WebGpuInput::kNone;
+  }
+  return Has(head, kOrtProfilingMarker) ? WebGpuInput::kOrtConsoleLog : WebGpuInput::kNone;
+}
+
+int WebGpuImporter::Sniff(std::string_view head) const {
+  switch (SniffWebGpu(head)) {
+    case WebGpuInput::kOrtProfilingData:
+    case WebGpuInput::kTfjsProfile:
+      return 95;
+    case WebGpuInput::kOrtConsoleLog:
+      // Above a JSON guess (a log may start with "[profiling]"), below formats with a signature.
+      return 95;
+    case WebGpuInput::kNone:
+      return 0;
+  }
+  return 0;
+}
+
+StatusOr<Trace> WebGpuImporter::Import(const std::string& path,
+                                       const ImportOptions& options) const {
+  StatusOr<std::unique_ptr<BlockReader>> opened = BlockReader::Open(path, options.max_input_bytes);
+  if (!opened.ok()) return opened.status();
+  std::string text;
+  std::vector<char> block;
+  while ((*opened)->Next(&block)) text.append(block.data(), block.size());
+  if (!(*opened)->status().ok()) return (*opened)->status();
+
+  Trace trace;
+  trace.path = path;
+  trace.format = "webgpu";
+  StatusOr<DispatchList> list = DispatchList{};
+  switch (SniffWebGpu(std::string_view(text).substr(0, 64 << 10))) {
+    case WebGpuInput::kOrtConsoleLog:
+      list = ReadOrtConsoleLog(text);
+      trace.format = "ort-web-log";
+      break;
+    case WebGpuInput::kOrtProfilingData:
+      list = ReadOrtProfilingData(text);
+      trace.format = "ort-web-profiling";
+      break;
+    case WebGpuInput::kTfjsProfile:
+      list = ReadTfjsProfile(text);
+      trace.format = "tfjs-profile";
+      break;
+    case WebGpuInput::kNone:
+      return UnreadableInput(
+          "not a WebGPU profile: expected ONNX Runtime Web '[profiling] kernel \"...\"' console "
+          "lines, its ondata objects (JSON array or NDJSON) or a TensorFlow.js tf.profile() JSON",
+          SourcePosition{1, 1});
+  }
+  if (!list.ok()) return list.status();
+  if (!(*opened)->warning().empty())
+    list->warnings.insert(list->warnings.begin(), (*opened)->warning());
+  BuildDispatchTrace(std::move(list.value()), &trace);
+  return trace;
+}
+
+}  // namespace tensormorph::webgpu

@@ -1,0 +1,190 @@
+#include "import/xplane/xplane_importer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <system_error>
+
+#include "import/xplane/kernel_details.h"
+#include "import/xplane/plane_readers.h"
+#include "import/xplane/profile_dir.h"
+#include "import/xplane/xplane.pb.h"
+#include "model/trace_order.h"
+
+namespace tensormorph::xplane {
+namespace {
+
+// Protobuf cannot parse a message above 2 GiB, and an XSpace that large would not fit in memory
+// as parsed objects alongside the model anyway.
+constexpr uint64_t kMaxXspaceBytes = uint64_t{2} << 30;
+
+StatusOr<std::string> ReadWholeFile(const std::string& path) {
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) return Status(StatusCode::kIoError, fmt::format("cannot read: {}", ec.message()));
+  if (size == 0) return UnreadableInput("the file is empty");
+  if (size > kMaxXspaceBytes) {
+    return UnreadableInput(fmt::format(
+        "this XSpace is {:.1f} GiB; protobuf reads at most 2 GiB in one message: profile a "
+        "shorter window (jax.profiler trace duration) or fewer hosts",
+        static_cast<double>(size) / (1 << 30)));
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::string data(size, '\0');
+  if (!in.read(data.data(), static_cast<std::streamsize>(size))) {
+    return Status(StatusCode::kIoError, "cannot read the whole file");
+  }
+  return data;
+}
+
+std::string JsonString(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+void ReadTaskEnvironment(const xplane_pb::XPlane& plane, Trace* trace) {
+  for (const xplane_pb::XStat& stat : plane.stats()) {
+    auto it = plane.stat_metadata().find(stat.metadata_id());
+    if (it == plane.stat_metadata().end()) continue;
+    const std::string& name = it->second.name();
+    if ((name == "profile_start_time" || name == "profile_stop_time") &&
+        stat.value_case() == xplane_pb::XStat::kUint64Value) {
+      trace->metadata[name + "_ns"] = fmt::format("{}", stat.uint64_value());
+    }
+  }
+}
+
+void AddWarnings(const xplane_pb::XSpace& space, const ReadState& state, Trace* trace) {
+  for (const std::string& e : space.errors()) trace->warnings.push_back("XSpace error: " + e);
+  for (const std::string& w : space.warnings()) trace->warnings.push_back("XSpace warning: " + w);
+  if (state.implausible_details > 0) {
+    trace->warnings.push_back(fmt::format(
+        "{} kernels' kernel_details give more than {} registers per thread (uninitialised values, "
+        "as JAX 0.6 on ROCm writes them): their registers and shared memory are left unknown",
+        state.implausible_details, kMaxRegisters));
+  }
+  if (state.aggregated_events > 0) {
+    trace->warnings.push_back(fmt::format(
+        "{} aggregated events (num_occurrences, no start time) skipped", state.aggregated_events));
+  }
+  if (state.out_of_range > 0) {
+    trace->warnings.push_back(fmt::format(
+        "{} events start more than 146 years from the time base; skipped", state.out_of_range));
+  }
+  if (state.negative_durations > 0) {
+    trace->warnings.push_back(fmt::format("{} events with a negative duration read as 0 ns long",
+                                          state.negative_durations));
+  }
+  for (const std::string& v : state.unknown_vendors) {
+    trace->warnings.push_back(v + " is neither AMD nor Nvidia: its work has backend 'other'");
+  }
+}
+
+StatusOr<Trace> ImportFile(const std::string& path, const ImportOptions& options) {
+  StatusOr<std::string> data = ReadWholeFile(path);
+  if (!data.ok()) return data.status();
+  xplane_pb::XSpace space;
+  if (!space.ParseFromString(*data)) {
+    return UnreadableInput(
+        fmt::format("not a readable XSpace protobuf ({} bytes): the file is truncated or is not an "
+                    "xplane.pb; a profile cut short while writing cannot be read, profile again",
+                    data->size()));
+  }
+  data->clear();
+  data->shrink_to_fit();
+
+  Trace trace;
+  trace.path = path;
+  trace.format = "jax-xplane";
+  ReadState state;
+  state.trace = &trace;
+  std::set<std::string> other_planes;
+  bool host_plane = false;
+  for (const xplane_pb::XPlane& plane : space.planes()) {
+    const std::string& name = plane.name();
+    if (std::optional<int32_t> ordinal = GpuOrdinal(name)) {
+      ++trace.described_device_count;
+      ReadDevicePlane(plane, *ordinal, &state);
+    } else if (name == "/host:CPU") {
+      host_plane = true;
+      if (options.host_rows) ReadHostPlane(plane, &state);
+    } else if (name == "Task Environment") {
+      ReadTaskEnvironment(plane, &trace);
+    } else if (name != "/host:metadata") {  // HLO protos of the compiled modules
+      uint64_t events = 0;
+      for (const xplane_pb::XLine& line : plane.lines()) events += line.events_size();
+      trace.counts.other += events;
+      if (events > 0) other_planes.insert(name);
+    }
+  }
+  if (!options.host_rows && host_plane) trace.metadata["host_rows"] = "skipped";
+  for (const std::string& name : other_planes) {
+    trace.warnings.push_back(fmt::format(
+        "plane \"{}\" is not read (tensormorph reads /device:GPU:N and /host:CPU planes)", name));
+  }
+  if (!space.hostnames().empty()) {
+    std::string list;
+    for (const std::string& h : space.hostnames())
+      list += (list.empty() ? "" : ", ") + JsonString(h);
+    trace.metadata["hostnames"] = "[" + list + "]";
+  }
+  if (options.host_rows) state.hlo_ops.AddOpSlices(&trace);
+  AddWarnings(space, state, &trace);
+
+  trace.format_version = fmt::format(
+      "XSpace, {} planes; {}", space.planes_size(),
+      state.host_thread_lines > 0
+          ? "runtime API calls on \"Host Threads\" lines (current, JAX 0.7+)"
+          : "no \"Host Threads\" lines: launch records named after kernels (legacy, JAX <= 0.6)");
+  if (!trace.api_calls.empty() || !trace.slices.empty()) trace.backends.push_back(Backend::kCpu);
+  for (const Device& d : trace.devices) {
+    if (std::find(trace.backends.begin(), trace.backends.end(), d.backend) ==
+        trace.backends.end()) {
+      trace.backends.push_back(d.backend);
+    }
+  }
+  if (trace.kernels.empty() && trace.transfers.empty()) {
+    trace.warnings.push_back(
+        "no GPU kernels or copies: the XSpace has no \"Stream #N\" events on /device:GPU planes");
+  }
+  SortTraceTables(&trace);
+  ComputeTraceSpan(&trace);
+  return trace;
+}
+
+}  // namespace
+
+int XplaneImporter::Sniff(std::string_view head) const {
+  return SniffXSpace(head);
+}
+
+int XplaneImporter::SniffFolder(const std::string& folder) const {
+  std::string run;
+  return FindRunXplanes(folder, &run).empty() ? 0 : 90;
+}
+
+StatusOr<Trace> XplaneImporter::Import(const std::string& path,
+                                       const ImportOptions& options) const {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    StatusOr<std::string> file = ResolveProfileDir(path);
+    if (!file.ok()) return file.status();
+    return ImportFile(*file, options);
+  }
+  return ImportFile(path, options);
+}
+
+}  // namespace tensormorph::xplane
