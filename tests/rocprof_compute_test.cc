@@ -87,7 +87,9 @@ struct Expected {
 };
 
 Expected Totals(const std::string& folder, const std::string& pmc_file) {
-  Expected e{folder, pmc_file};
+  Expected e;
+  e.folder = folder;
+  e.pmc_file = pmc_file;
   for (const auto& row : ReadCsv(folder + "/" + pmc_file)) {
     ++e.kernels;
     e.total_ns += std::stoll(row.at("End_Timestamp")) - std::stoll(row.at("Start_Timestamp"));

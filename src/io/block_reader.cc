@@ -210,6 +210,18 @@ StatusOr<std::unique_ptr<BlockReader>> BlockReader::Open(const std::string& path
   return reader;
 }
 
+StatusOr<std::string> ReadContent(const std::string& path, uint64_t max_content_bytes,
+                                  std::string* warning) {
+  StatusOr<std::unique_ptr<BlockReader>> reader = BlockReader::Open(path, max_content_bytes);
+  if (!reader.ok()) return reader.status();
+  std::string text;
+  std::vector<char> block;
+  while ((*reader)->Next(&block)) text.append(block.data(), block.size());
+  if (!(*reader)->status().ok()) return (*reader)->status();
+  *warning = (*reader)->warning();
+  return text;
+}
+
 StatusOr<std::string> ReadHead(const std::string& path, size_t max_bytes) {
   StatusOr<std::unique_ptr<BlockReader>> reader = BlockReader::Open(path);
   if (!reader.ok()) return reader.status();

@@ -56,6 +56,12 @@ class BlockReader {
   std::atomic<uint64_t> file_bytes_consumed_{0};
 };
 
+// The whole content of `path` (decompressed when gzip), for importers whose formats are read as
+// one document. `warning` gets the reader's warning (a gzip stream cut off: the text is what
+// was inflated before it), else is cleared.
+StatusOr<std::string> ReadContent(const std::string& path, uint64_t max_content_bytes,
+                                  std::string* warning);
+
 // The first `max_bytes` of content (decompressed when gzip) after any leading whitespace, for
 // format sniffing.
 StatusOr<std::string> ReadHead(const std::string& path, size_t max_bytes);

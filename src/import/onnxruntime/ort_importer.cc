@@ -70,15 +70,14 @@ int OrtImporter::Sniff(std::string_view head) const {
 }
 
 StatusOr<Trace> OrtImporter::Import(const std::string& path, const ImportOptions& options) const {
-  StatusOr<std::unique_ptr<BlockReader>> opened = BlockReader::Open(path, options.max_input_bytes);
-  if (!opened.ok()) return opened.status();
-  std::string text;
-  std::vector<char> block;
-  while ((*opened)->Next(&block)) text.append(block.data(), block.size());
-  if (!(*opened)->status().ok()) return (*opened)->status();
+  std::string gzip_warning;
+  StatusOr<std::string> content = ReadContent(path, options.max_input_bytes, &gzip_warning);
+  if (!content.ok()) return content.status();
+  const std::string& text = *content;
 
   Trace trace;
   trace.path = path;
+  if (!gzip_warning.empty()) trace.warnings.push_back(gzip_warning);
   trace.format = "onnxruntime";
   json doc;
   std::string recovered_warning;

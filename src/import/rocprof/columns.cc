@@ -5,7 +5,6 @@
 #include <charconv>
 
 namespace tensormorph::rocprof {
-namespace {
 
 std::string Lower(std::string_view text) {
   std::string out(text);
@@ -14,8 +13,6 @@ std::string Lower(std::string_view text) {
   }
   return out;
 }
-
-}  // namespace
 
 Columns::Columns(const std::vector<std::string>& header) {
   lower_.reserve(header.size());

@@ -17,6 +17,9 @@
 
 namespace tensormorph::rocprof {
 
+// ASCII lowercase: rocprof's column names differ in case between versions and converters.
+std::string Lower(std::string_view text);
+
 // What one rocprof CSV holds, decided from its header alone.
 enum class CsvKind : uint8_t {
   kNone,        // not a rocprof header

@@ -228,14 +228,11 @@ void ReadProcess(const json& proc, Trace* trace) {
 
 }  // namespace
 
-StatusOr<Trace> ImportRocprofJson(const std::string& path) {
-  StatusOr<std::unique_ptr<BlockReader>> opened = BlockReader::Open(path);
-  if (!opened.ok()) return opened.status();
-  std::string text;
-  std::vector<char> block;
-  while ((*opened)->Next(&block)) text.append(block.data(), block.size());
-  if (!(*opened)->status().ok()) return (*opened)->status();
-  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+StatusOr<Trace> ImportRocprofJson(const std::string& path, uint64_t max_input_bytes) {
+  std::string gzip_warning;
+  StatusOr<std::string> text = ReadContent(path, max_input_bytes, &gzip_warning);
+  if (!text.ok()) return text.status();
+  json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     return UnreadableInput("not valid JSON (a cut-off rocprofv3 results.json?)",
                            SourcePosition{1, 1});
@@ -249,6 +246,7 @@ StatusOr<Trace> ImportRocprofJson(const std::string& path) {
   trace.path = path;
   trace.format = "rocprof";
   trace.format_version = "rocprofv3 JSON (--output-format json)";
+  if (!gzip_warning.empty()) trace.warnings.push_back(gzip_warning);
   for (const json& proc : processes) ReadProcess(proc, &trace);
   if (!trace.api_calls.empty()) trace.backends.push_back(Backend::kCpu);
   if (!trace.kernels.empty() || !trace.transfers.empty()) trace.backends.push_back(Backend::kRocm);

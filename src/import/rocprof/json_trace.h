@@ -14,6 +14,6 @@
 
 namespace tensormorph::rocprof {
 
-StatusOr<Trace> ImportRocprofJson(const std::string& path);
+StatusOr<Trace> ImportRocprofJson(const std::string& path, uint64_t max_input_bytes);
 
 }  // namespace tensormorph::rocprof

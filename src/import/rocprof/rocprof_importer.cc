@@ -187,7 +187,7 @@ StatusOr<Trace> RocprofImporter::Import(const std::string& path,
   }
   StatusOr<std::string> head = ReadHead(path, 64);
   if (!head.ok()) return head.status();
-  if (head->starts_with("{")) return ImportRocprofJson(path);
+  if (head->starts_with("{")) return ImportRocprofJson(path, options.max_input_bytes);
 
   StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(path);
   if (!opened.ok()) return opened.status();

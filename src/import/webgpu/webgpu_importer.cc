@@ -58,12 +58,10 @@ int WebGpuImporter::Sniff(std::string_view head) const {
 
 StatusOr<Trace> WebGpuImporter::Import(const std::string& path,
                                        const ImportOptions& options) const {
-  StatusOr<std::unique_ptr<BlockReader>> opened = BlockReader::Open(path, options.max_input_bytes);
-  if (!opened.ok()) return opened.status();
-  std::string text;
-  std::vector<char> block;
-  while ((*opened)->Next(&block)) text.append(block.data(), block.size());
-  if (!(*opened)->status().ok()) return (*opened)->status();
+  std::string gzip_warning;
+  StatusOr<std::string> content = ReadContent(path, options.max_input_bytes, &gzip_warning);
+  if (!content.ok()) return content.status();
+  const std::string& text = *content;
 
   Trace trace;
   trace.path = path;
@@ -89,8 +87,7 @@ StatusOr<Trace> WebGpuImporter::Import(const std::string& path,
           SourcePosition{1, 1});
   }
   if (!list.ok()) return list.status();
-  if (!(*opened)->warning().empty())
-    list->warnings.insert(list->warnings.begin(), (*opened)->warning());
+  if (!gzip_warning.empty()) list->warnings.insert(list->warnings.begin(), gzip_warning);
   BuildDispatchTrace(std::move(list.value()), &trace);
   return trace;
 }

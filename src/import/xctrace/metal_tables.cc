@@ -54,6 +54,10 @@ class Builder {
   uint32_t DeviceOf(const std::string& gpu_name);
   int64_t ChannelCode(const std::string& channel);
   uint32_t TrackOf(uint32_t thread, uint32_t process);
+  // A host-side row (encoding, submission) as a runtime call on its thread, named by its
+  // event-type or `default_name`; nullopt (counted as other) when host rows are not wanted or
+  // its times are unusable.
+  std::optional<ApiCall> HostCall(const Table& t, const Row& r, const char* default_name);
   void ReadEncoders(const Table& t);
   void ReadSubmissions(const Table& t);
   void ReadGpuInfo(const Table& t, std::string_view name_column);
@@ -122,46 +126,41 @@ uint32_t Builder::TrackOf(uint32_t thread, uint32_t process) {
   return it->second;
 }
 
+std::optional<ApiCall> Builder::HostCall(const Table& t, const Row& r, const char* default_name) {
+  const std::optional<int64_t> start = Int(Cell(t, r, "start"));
+  const std::optional<int64_t> duration = Int(Cell(t, r, "duration"));
+  if (!options_.host_rows || !start || !duration || *duration < 0 || *start < 0 ||
+      *start > kMaxTimeNs || *duration > kMaxTimeNs) {
+    ++trace_->counts.other;
+    return std::nullopt;
+  }
+  ApiCall call;
+  call.start_ns = *start;
+  call.duration_ns = *duration;
+  std::string kind = Text(Cell(t, r, "event-type"));
+  call.name = trace_->strings.Intern(kind.empty() ? default_name : kind);
+  call.track = TrackOf(Cell(t, r, "thread"), Cell(t, r, "process"));
+  return call;
+}
+
 void Builder::ReadEncoders(const Table& t) {
   for (const Row& r : t.rows) {
     const std::optional<uint64_t> encoder = Int(Cell(t, r, "encoder-id"));
     std::string label = Text(Cell(t, r, "encoder-label"));
     if (encoder && *encoder != 0 && !label.empty()) encoder_labels_.emplace(*encoder, label);
-    const std::optional<int64_t> start = Int(Cell(t, r, "start"));
-    const std::optional<int64_t> duration = Int(Cell(t, r, "duration"));
-    if (!options_.host_rows || !start || !duration || *duration < 0 || *start < 0 ||
-        *start > kMaxTimeNs || *duration > kMaxTimeNs) {
-      ++trace_->counts.other;
-      continue;
-    }
-    ApiCall call;
-    call.start_ns = *start;
-    call.duration_ns = *duration;
-    call.link.correlation = encoder.value_or(0);
-    std::string kind = Text(Cell(t, r, "event-type"));
-    call.name = trace_->strings.Intern(kind.empty() ? "Encoding" : kind);
-    call.track = TrackOf(Cell(t, r, "thread"), Cell(t, r, "process"));
-    trace_->api_calls.push_back(call);
+    std::optional<ApiCall> call = HostCall(t, r, "Encoding");
+    if (!call) continue;
+    call->link.correlation = encoder.value_or(0);
+    trace_->api_calls.push_back(*call);
     ++trace_->counts.runtime_calls;
   }
 }
 
 void Builder::ReadSubmissions(const Table& t) {
   for (const Row& r : t.rows) {
-    const std::optional<int64_t> start = Int(Cell(t, r, "start"));
-    const std::optional<int64_t> duration = Int(Cell(t, r, "duration"));
-    if (!options_.host_rows || !start || !duration || *duration < 0 || *start < 0 ||
-        *start > kMaxTimeNs || *duration > kMaxTimeNs) {
-      ++trace_->counts.other;
-      continue;
-    }
-    ApiCall call;
-    call.start_ns = *start;
-    call.duration_ns = *duration;
-    std::string kind = Text(Cell(t, r, "event-type"));
-    call.name = trace_->strings.Intern(kind.empty() ? "CommandBufferSubmission" : kind);
-    call.track = TrackOf(Cell(t, r, "thread"), Cell(t, r, "process"));
-    trace_->api_calls.push_back(call);
+    std::optional<ApiCall> call = HostCall(t, r, "CommandBufferSubmission");
+    if (!call) continue;
+    trace_->api_calls.push_back(*call);
     ++trace_->counts.runtime_calls;
   }
 }

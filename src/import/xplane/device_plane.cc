@@ -97,6 +97,29 @@ std::optional<EventSpan> EventTimes(int64_t line_timestamp_ns, int64_t offset_ps
   return span;
 }
 
+std::optional<LineEvent> ReadLineEvent(const xplane_pb::XPlane& plane, const xplane_pb::XLine& line,
+                                       const xplane_pb::XEvent& event, const PlaneStats& stats,
+                                       ReadState* state) {
+  if (event.data_case() == xplane_pb::XEvent::kNumOccurrences) {
+    ++state->aggregated_events;
+    ++state->trace->counts.skipped;
+    return std::nullopt;
+  }
+  LineEvent out;
+  auto meta = plane.event_metadata().find(event.metadata_id());
+  out.metadata = meta == plane.event_metadata().end() ? nullptr : &meta->second;
+  const std::optional<EventSpan> span =
+      EventTimes(line.timestamp_ns(), event.offset_ps(), event.duration_ps(), state);
+  if (!span) {
+    ++state->trace->counts.skipped;
+    return std::nullopt;
+  }
+  out.span = *span;
+  out.name = out.metadata != nullptr ? std::string_view(out.metadata->name()) : std::string_view();
+  out.stats = ReadEventStats(stats, out.metadata, event);
+  return out;
+}
+
 std::optional<int32_t> GpuOrdinal(std::string_view plane_name) {
   constexpr std::string_view kPrefix = "/device:GPU:";
   if (!plane_name.starts_with(kPrefix)) return std::nullopt;
@@ -132,29 +155,16 @@ void ReadDevicePlane(const xplane_pb::XPlane& plane, int32_t ordinal, ReadState*
       continue;
     }
     for (const xplane_pb::XEvent& event : line.events()) {
-      if (event.data_case() == xplane_pb::XEvent::kNumOccurrences) {
-        ++state->aggregated_events;
-        ++trace.counts.skipped;
-        continue;
-      }
-      auto meta = plane.event_metadata().find(event.metadata_id());
-      const xplane_pb::XEventMetadata* metadata =
-          meta == plane.event_metadata().end() ? nullptr : &meta->second;
-      std::optional<EventSpan> span =
-          EventTimes(line.timestamp_ns(), event.offset_ps(), event.duration_ps(), state);
-      if (!span) {
-        ++trace.counts.skipped;
-        continue;
-      }
-      const std::string_view name = metadata != nullptr ? metadata->name() : std::string_view();
-      const EventStats es = ReadEventStats(stats, metadata, event);
+      const std::optional<LineEvent> read = ReadLineEvent(plane, line, event, stats, state);
+      if (!read) continue;
+      const auto& [metadata, span, name, es] = *read;
       state->hlo_ops.Add(es.correlation, es.hlo_op, es.hlo_module, &trace);
       // As XLA's own tools (and TraceLens) tell them apart: copies and sets by name.
       const bool memset = StartsWithNoCase(name, "memset");
       if (memset || StartsWithNoCase(name, "memcpy") || StartsWithNoCase(name, "copy")) {
         Transfer t;
-        t.start_ns = span->start_ns;
-        t.duration_ns = span->duration_ns;
+        t.start_ns = span.start_ns;
+        t.duration_ns = span.duration_ns;
         t.link.correlation = es.correlation;
         t.bytes = MemcpyBytes(es.memcpy_details);
         t.name = trace.strings.Intern(name);
@@ -166,8 +176,8 @@ void ReadDevicePlane(const xplane_pb::XPlane& plane, int32_t ordinal, ReadState*
         continue;
       }
       Kernel k;
-      k.start_ns = span->start_ns;
-      k.duration_ns = span->duration_ns;
+      k.start_ns = span.start_ns;
+      k.duration_ns = span.duration_ns;
       k.link.correlation = es.correlation;
       k.name = trace.strings.Intern(name);
       k.device = device_index();

@@ -21,27 +21,14 @@ void ReadHostPlane(const xplane_pb::XPlane& plane, ReadState* state) {
     const uint32_t track_index = static_cast<uint32_t>(trace.tracks.size());
     trace.tracks.push_back(std::move(track));
     for (const xplane_pb::XEvent& event : line.events()) {
-      if (event.data_case() == xplane_pb::XEvent::kNumOccurrences) {
-        ++state->aggregated_events;
-        ++trace.counts.skipped;
-        continue;
-      }
-      auto meta = plane.event_metadata().find(event.metadata_id());
-      const xplane_pb::XEventMetadata* metadata =
-          meta == plane.event_metadata().end() ? nullptr : &meta->second;
-      std::optional<EventSpan> span =
-          EventTimes(line.timestamp_ns(), event.offset_ps(), event.duration_ps(), state);
-      if (!span) {
-        ++trace.counts.skipped;
-        continue;
-      }
-      const std::string_view name = metadata != nullptr ? metadata->name() : std::string_view();
-      const EventStats es = ReadEventStats(stats, metadata, event);
+      const std::optional<LineEvent> read = ReadLineEvent(plane, line, event, stats, state);
+      if (!read) continue;
+      const auto& [metadata, span, name, es] = *read;
       if (es.correlation != 0) {
         state->hlo_ops.Add(es.correlation, es.hlo_op, es.hlo_module, &trace);
         ApiCall call;
-        call.start_ns = span->start_ns;
-        call.duration_ns = span->duration_ns;
+        call.start_ns = span.start_ns;
+        call.duration_ns = span.duration_ns;
         call.link.correlation = es.correlation;
         call.name = trace.strings.Intern(name);
         call.track = track_index;
@@ -55,8 +42,8 @@ void ReadHostPlane(const xplane_pb::XPlane& plane, ReadState* state) {
         continue;
       }
       Slice slice;
-      slice.start_ns = span->start_ns;
-      slice.duration_ns = span->duration_ns;
+      slice.start_ns = span.start_ns;
+      slice.duration_ns = span.duration_ns;
       slice.name = trace.strings.Intern(name);
       slice.track = track_index;
       if (name.starts_with("$")) {

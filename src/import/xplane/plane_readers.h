@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "import/xplane/event_stats.h"
 #include "import/xplane/hlo_ops.h"
 #include "import/xplane/xplane.pb.h"
 #include "model/trace.h"
@@ -36,6 +37,19 @@ struct EventSpan {
 };
 std::optional<EventSpan> EventTimes(int64_t line_timestamp_ns, int64_t offset_ps,
                                     int64_t duration_ps, ReadState* state);
+
+// One event of a line, read: its metadata (nullptr when the plane lacks it), times, name and
+// stats. nullopt, counted as skipped, for aggregated events (num_occurrences, no time of their
+// own) and times out of range (EventTimes).
+struct LineEvent {
+  const xplane_pb::XEventMetadata* metadata = nullptr;
+  EventSpan span;
+  std::string_view name;
+  EventStats stats;
+};
+std::optional<LineEvent> ReadLineEvent(const xplane_pb::XPlane& plane, const xplane_pb::XLine& line,
+                                       const xplane_pb::XEvent& event, const PlaneStats& stats,
+                                       ReadState* state);
 
 // "/device:GPU:3" -> 3; nullopt for any other name.
 std::optional<int32_t> GpuOrdinal(std::string_view plane_name);

@@ -6,18 +6,11 @@
 #include <filesystem>
 #include <limits>
 
+#include "import/rocprof/columns.h"
 #include "import/rocprof/kernels.h"
 
 namespace tensormorph::rocprof::compute {
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 // Identity and launch columns of every backend's spelling (lowercase), never counters.
 bool IsIdentityColumn(std::string_view lower) {
