@@ -12,6 +12,7 @@
 #include "import/rocprof/json_trace.h"
 #include "import/rocprof/kernels.h"
 #include "import/rocprof/siblings.h"
+#include "import/rocprof/side_files.h"
 #include "io/block_reader.h"
 #include "model/trace_order.h"
 
@@ -154,6 +155,7 @@ int RocprofImporter::Sniff(std::string_view head) const {
   if (head.starts_with("{")) {
     return head.find("\"rocprofiler-sdk-tool\"") != std::string_view::npos ? 100 : 0;
   }
+  if (ClassifySideFile(head) != SideFile::kNone) return 80;  // Import() says what it is
   const size_t end = head.find_first_of("\r\n");
   if (end == std::string_view::npos && head.size() >= (64 << 10)) return 0;
   CsvReader reader(head.substr(0, end));
@@ -185,9 +187,12 @@ StatusOr<Trace> RocprofImporter::Import(const std::string& path,
     }
     return Import(traces.front(), options);
   }
-  StatusOr<std::string> head = ReadHead(path, 64);
+  StatusOr<std::string> head = ReadHead(path, 256);
   if (!head.ok()) return head.status();
   if (head->starts_with("{")) return ImportRocprofJson(path, options.max_input_bytes);
+  if (const SideFile side = ClassifySideFile(*head); side != SideFile::kNone) {
+    return ImportSideFile(side, path, options);
+  }
 
   StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(path);
   if (!opened.ok()) return opened.status();
@@ -196,6 +201,12 @@ StatusOr<Trace> RocprofImporter::Import(const std::string& path,
   if (kind == CsvKind::kNone) return NotRocprof(primary.header());
   if (kind == CsvKind::kKernels && compute::IsWorkloadCounterFile(path, primary.header())) {
     return compute::ImportWorkload(path, options);
+  }
+  // rocprof-compute's timestamps.csv is read with its workload (the counters and the device).
+  if (const std::string folder = std::filesystem::path(path).parent_path().string();
+      FileName(path) == "timestamps.csv" &&
+      compute::SniffWorkloadFolder(folder.empty() ? "." : folder) == 100) {
+    return compute::ImportWorkload(folder.empty() ? "." : folder, options);
   }
   if (kind == CsvKind::kCounterCollection) {
     return UnreadableInput(

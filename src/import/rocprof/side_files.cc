@@ -1,0 +1,108 @@
+#include "import/rocprof/side_files.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "import/rocprof/compute/workload.h"
+
+namespace tensormorph::rocprof {
+namespace {
+
+std::string_view FirstLine(std::string_view head) {
+  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  return head.substr(0, head.find_first_of("\r\n"));
+}
+
+// The sibling `<prefix>kernel_trace.csv` a rocprofv3 file of `suffix` points to, when it exists.
+std::string KernelTraceBeside(const std::string& path, std::string_view suffix) {
+  const std::filesystem::path file(path);
+  std::string name = file.filename().string();
+  if (!name.ends_with(suffix)) return {};
+  name.replace(name.size() - suffix.size(), suffix.size(), "kernel_trace.csv");
+  const std::filesystem::path sibling = file.parent_path() / name;
+  std::error_code ec;
+  return std::filesystem::is_regular_file(sibling, ec) ? sibling.string() : std::string();
+}
+
+// "<prefix>hip_api_stats.csv" -> "hip_api_stats.csv": the part rocprofv3 appends to the run's
+// output prefix (output_stream.cpp names files <prefix>_<domain>_stats.csv).
+std::string_view StatisticsSuffix(std::string_view path) {
+  for (std::string_view domain :
+       {"kernel_stats.csv", "hip_api_stats.csv", "hsa_api_stats.csv", "marker_api_stats.csv",
+        "memory_copy_stats.csv", "memory_allocation_stats.csv", "rccl_api_stats.csv",
+        "scratch_memory_stats.csv", "hip_domain_stats.csv", "domain_stats.csv"}) {
+    if (path.ends_with(domain)) return domain;
+  }
+  return "_stats.csv";
+}
+
+std::string InsteadOf(const std::string& path, std::string_view suffix) {
+  const std::string sibling = KernelTraceBeside(path, suffix);
+  return sibling.empty() ? "the run's kernel_trace.csv (rocprofv3 --kernel-trace)"
+                         : fmt::format("{} beside it", sibling);
+}
+
+}  // namespace
+
+SideFile ClassifySideFile(std::string_view head) {
+  const std::string_view line = FirstLine(head);
+  if (line.starts_with("\"Name\",\"Calls\",\"TotalDurationNs\"")) return SideFile::kStatistics;
+  if (line.starts_with("ROCPROFV3 ") || (line.empty() && head.find("ROCPROFV3 ") < 8)) {
+    return SideFile::kSummary;
+  }
+  if (line.starts_with("\"Kind\",\"Operation\",\"Agent_Id\",\"Allocation_Size\"")) {
+    return SideFile::kMemoryAllocation;
+  }
+  if (line.starts_with("\"Kind\",\"Operation\",\"Agent_Id\",\"Queue_Id\"")) {
+    return SideFile::kScratchMemory;
+  }
+  if (line.starts_with("workload_name,") || line.starts_with("device,HBMBw,") ||
+      line.starts_with("Dispatch_ID,Kernel_Name,GPU_ID")) {
+    return SideFile::kComputeTable;
+  }
+  return SideFile::kNone;
+}
+
+StatusOr<Trace> ImportSideFile(SideFile kind, const std::string& path,
+                               const ImportOptions& options) {
+  const SourcePosition start{1, 1};
+  switch (kind) {
+    case SideFile::kStatistics:
+      return UnreadableInput(
+          fmt::format("a rocprofv3 statistics file (totals per name, no dispatches or times); "
+                      "read {} instead",
+                      InsteadOf(path, StatisticsSuffix(path))),
+          start);
+    case SideFile::kSummary:
+      return UnreadableInput(
+          "a rocprofv3 summary (-S): tables of totals, no dispatches or times; read the run's "
+          "kernel_trace.csv (rocprofv3 --kernel-trace --output-format csv) instead",
+          start);
+    case SideFile::kMemoryAllocation:
+    case SideFile::kScratchMemory:
+      return UnreadableInput(
+          fmt::format(
+              "a rocprofv3 {} trace: allocations, not kernels or copies; read {} "
+              "instead (its copies and API calls are read with it)",
+              kind == SideFile::kScratchMemory ? "scratch memory" : "memory allocation",
+              InsteadOf(path, kind == SideFile::kScratchMemory ? "scratch_memory_trace.csv"
+                                                               : "memory_allocation_trace.csv")),
+          start);
+    case SideFile::kComputeTable: {
+      const std::string folder = std::filesystem::path(path).parent_path().string();
+      if (compute::SniffWorkloadFolder(folder.empty() ? "." : folder) > 0) {
+        return compute::ImportWorkload(folder.empty() ? "." : folder, options);
+      }
+      return UnreadableInput(
+          "a rocprof-compute table (sysinfo.csv, roofline.csv or pmc_dispatch_info.csv) outside "
+          "its workload folder: give the folder that holds pmc_perf.csv",
+          start);
+    }
+    case SideFile::kNone:
+      break;
+  }
+  return UnreadableInput("not a rocprof side file", start);
+}
+
+}  // namespace tensormorph::rocprof
