@@ -78,7 +78,16 @@ TEST(RocprofImporter, SniffsEveryRocprofHeaderAndNothingElse) {
   }
   EXPECT_EQ(importer.Sniff(ReadFile(kJsonFixture).substr(0, 4096)), 100);
   EXPECT_EQ(importer.Sniff(FirstLine(kV3 + "counter_collection.csv")), 90);
-  EXPECT_EQ(importer.Sniff(FirstLine(kV3 + "hip_api_stats.csv")), 0);
+  // Files beside the traces that hold no dispatches: recognised, so that Import() can say what
+  // to read instead (tests/every_sample_info_test.cc checks the messages).
+  for (const std::string& path :
+       {kV3 + "hip_api_stats.csv", kV3 + "memory_allocation_trace.csv",
+        kV3 + "scratch_memory_trace.csv", kV3 + "summary.txt", kCompute + "vcopy_MI200/sysinfo.csv",
+        kCompute + "vcopy_MI200/roofline.csv", kCompute + "vcopy_MI200/pmc_dispatch_info.csv"}) {
+    // The head as LoadTrace passes it: from the first character that is not whitespace.
+    const std::string text = ReadFile(path);
+    EXPECT_EQ(importer.Sniff(text.substr(text.find_first_not_of(" \r\n\t"), 4096)), 80) << path;
+  }
   EXPECT_EQ(importer.Sniff("\"ID\",\"Process ID\",\"Process Name\"\n"), 0);
   EXPECT_EQ(importer.Sniff("{\"traceEvents\": []}"), 0);
 }
@@ -151,11 +160,12 @@ TEST(RocprofImporter, RocprofComputeTimestamps) {
   EXPECT_EQ(k.registers_per_thread, 8);
   EXPECT_EQ(k.scalar_registers, 16);
   EXPECT_EQ(k.wave_size, 64);
-  // Timestamps saved through a spreadsheet (8.1097E+14) are not times: every row is skipped.
+  // timestamps.csv is read with its workload. Times saved through a spreadsheet (8.1097E+14)
+  // are not durations: the kernels are kept for their counters, with 0 ns and a warning.
   const Trace mi300 = Import(kCompute + "vcopy_MI300X_A1/timestamps.csv");
-  EXPECT_TRUE(mi300.kernels.empty());
-  EXPECT_GT(mi300.counts.skipped, 0u);
-  EXPECT_TRUE(AnyWarningHas(mi300, "not integer nanoseconds"));
+  ASSERT_EQ(mi300.kernels.size(), 3u);
+  for (const Kernel& kernel : mi300.kernels) EXPECT_EQ(kernel.duration_ns, 0);
+  EXPECT_TRUE(AnyWarningHas(mi300, "rounded by a spreadsheet"));
 }
 
 // No real v1 results.csv or rocprofv2 file exists in ../shared/data: these rows follow the

@@ -57,8 +57,12 @@ SideFile ClassifySideFile(std::string_view head) {
   if (line.starts_with("\"Kind\",\"Operation\",\"Agent_Id\",\"Queue_Id\"")) {
     return SideFile::kScratchMemory;
   }
-  if (line.starts_with("workload_name,") || line.starts_with("device,HBMBw,") ||
-      line.starts_with("Dispatch_ID,Kernel_Name,GPU_ID")) {
+  // pmc_dispatch_info.csv shares its first columns with rocprof-compute's timestamps.csv, which
+  // is a kernel table; it is the one without times.
+  const bool dispatch_info = line.starts_with("Dispatch_ID,Kernel_Name,GPU_ID") &&
+                             line.find("Timestamp") == std::string_view::npos &&
+                             line.find("BeginNs") == std::string_view::npos;
+  if (line.starts_with("workload_name,") || line.starts_with("device,HBMBw,") || dispatch_info) {
     return SideFile::kComputeTable;
   }
   return SideFile::kNone;
