@@ -26,8 +26,13 @@ demo: build
 	@echo
 	@echo "== tensormorph timeline $(DEMO_TRACE)"
 	@$(BUILD_DIR)/tensormorph timeline $(DEMO_TRACE)
+	@echo
+	@echo "== tensormorph report $(DEMO_TRACE) -o tensormorph-report.html"
+	@$(BUILD_DIR)/tensormorph report --quiet $(DEMO_TRACE) -o tensormorph-report.html
+	@echo "The HTML report is $(CURDIR)/tensormorph-report.html (open it in a browser; it works offline)"
 
 test: build
+	@scripts/setup_browser.sh
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 	@JOBS=$(JOBS) scripts/sanitize.sh
 

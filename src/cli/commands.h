@@ -18,5 +18,6 @@ CommandRunner AddBaselineCommand(CLI::App* app);
 CommandRunner AddDiffCommand(CLI::App* app);
 CommandRunner AddTimelineCommand(CLI::App* app);
 CommandRunner AddExportCommand(CLI::App* app);
+CommandRunner AddReportCommand(CLI::App* app);
 
 }  // namespace tensormorph

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
       {"diff", tensormorph::AddDiffCommand(&app)},
       {"timeline", tensormorph::AddTimelineCommand(&app)},
       {"export", tensormorph::AddExportCommand(&app)},
+      {"report", tensormorph::AddReportCommand(&app)},
   };
   try {
     app.parse(argc, argv);

@@ -21,11 +21,33 @@ char FirstChar(std::string_view head) {
   return i < head.size() ? head[i] : '\0';
 }
 
+// Whether some line holds a whole ORT-web profiling record: the marker, then "execution time:
+// <digits> ns". The marker alone is not enough: documentation quoting it (this project's README)
+// is not a log.
+bool HasProfilingRecord(std::string_view head) {
+  for (size_t at = head.find(kOrtProfilingMarker); at != std::string_view::npos;
+       at = head.find(kOrtProfilingMarker, at + 1)) {
+    const size_t end = head.find('\n', at);
+    std::string_view line = head.substr(at, end == std::string_view::npos ? head.size() - at
+                                                                          : end - at);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    constexpr std::string_view kTime = "execution time: ";
+    const size_t time = line.rfind(kTime);
+    if (time == std::string_view::npos || !line.ends_with(" ns")) continue;
+    const std::string_view digits =
+        line.substr(time + kTime.size(), line.size() - 3 - time - kTime.size());
+    if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 WebGpuInput SniffWebGpu(std::string_view head) {
   // A saved console often starts with a profiling line, whose "[" is not JSON.
-  if (Has(head, kOrtProfilingMarker) && FirstChar(head) == '[' && !Has(head, "\"kernelType\"") &&
+  if (HasProfilingRecord(head) && FirstChar(head) == '[' && !Has(head, "\"kernelType\"") &&
       !Has(head, "\"kernelNames\"")) {
     return WebGpuInput::kOrtConsoleLog;
   }
@@ -39,7 +61,7 @@ WebGpuInput SniffWebGpu(std::string_view head) {
     }
     return WebGpuInput::kNone;
   }
-  return Has(head, kOrtProfilingMarker) ? WebGpuInput::kOrtConsoleLog : WebGpuInput::kNone;
+  return HasProfilingRecord(head) ? WebGpuInput::kOrtConsoleLog : WebGpuInput::kNone;
 }
 
 int WebGpuImporter::Sniff(std::string_view head) const {

@@ -1,0 +1,658 @@
+// The report page's script: renders the JSON that `tensormorph report` embedded (schema
+// tensormorph.report/1, built by src/report/html/report_model.cc) into tables, the timeline canvas
+// and the roofline chart. No libraries and no network: everything it needs is in this file.
+//
+// window.__tm exposes the state the browser tests read (tests/browser/report_test.mjs): the data,
+// the timeline's visible window and what its last frame drew.
+(() => {
+  'use strict';
+  const D = JSON.parse(document.getElementById('tm-data').textContent);
+  const TM = (window.__tm = { data: D, ready: false, timeline: null });
+
+  // ---------- formatting ----------
+  function fmtNs(ns) {
+    if (ns === null || ns === undefined) return '–';
+    const a = Math.abs(ns);
+    if (a >= 1e9) return (ns / 1e9).toFixed(a >= 1e10 ? 2 : 3) + ' s';
+    if (a >= 1e6) return (ns / 1e6).toFixed(a >= 1e8 ? 1 : a >= 1e7 ? 2 : 3) + ' ms';
+    if (a >= 1e3) return (ns / 1e3).toFixed(a >= 1e5 ? 1 : a >= 1e4 ? 2 : 3) + ' µs';
+    return Math.round(ns) + ' ns';
+  }
+  const fmtInt = (n) => (n === null || n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
+  const fmtPct = (p, digits = 1) => (p === null || p === undefined ? '–' : p.toFixed(digits) + ' %');
+  const fmtFrac = (f) => (f === null || f === undefined ? '–' : (100 * f).toFixed(1) + ' %');
+  function fmtSi(v, unit) {
+    if (v === null || v === undefined) return '–';
+    const prefixes = [[1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+    for (const [f, p] of prefixes) if (Math.abs(v) >= f) return (v / f).toPrecision(3) + ' ' + p + unit;
+    return v.toPrecision(3) + ' ' + unit;
+  }
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    if (attrs) {
+      for (const [k, v] of Object.entries(attrs)) {
+        if (v === undefined || v === null || v === false) continue;
+        if (k === 'class') e.className = v;
+        else if (k === 'text') e.textContent = v;
+        else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+        else e.setAttribute(k, v === true ? '' : v);
+      }
+    }
+    for (const c of children) if (c !== null && c !== undefined) e.append(c);
+    return e;
+  }
+  const body = (id) => document.querySelector('#' + id + ' .body');
+
+  // ---------- sortable, filterable tables ----------
+  // columns: {key, label, num (right-aligned, numeric sort), fmt(value, row), title}
+  const MAX_ROWS = 5000; // rendered rows after filtering; the rest are counted, not drawn
+  function makeTable(container, opts) {
+    const { columns, rows, id, caption, footer } = opts;
+    let sortKey = opts.sortKey || null;
+    let sortDir = opts.sortDir || -1;
+    let filter = '';
+    const wrap = el('div');
+    if (opts.filter !== false) {
+      const input = el('input', {
+        class: 'filter', type: 'search', placeholder: 'Filter by name…',
+        'aria-label': 'Filter ' + caption + ' by name', id: id + '-filter',
+      });
+      input.addEventListener('input', () => { filter = input.value.toLowerCase(); render(); });
+      wrap.append(input);
+    }
+    const status = el('div', { class: 'muted', 'aria-live': 'polite' });
+    const table = el('table', { id });
+    table.append(el('caption', { class: 'muted', style: 'text-align:left', text: caption }));
+    const thead = el('thead');
+    const headRow = el('tr');
+    const ths = columns.map((c) => {
+      const th = el('th', { class: c.num ? 'n' : null, scope: 'col', title: c.title });
+      th.append(el('button', {
+        type: 'button', text: c.label,
+        onclick: () => {
+          if (sortKey === c.key) sortDir = -sortDir;
+          else { sortKey = c.key; sortDir = c.num ? -1 : 1; }
+          render();
+        },
+      }));
+      headRow.append(th);
+      return th;
+    });
+    thead.append(headRow);
+    const tbody = el('tbody');
+    const tfoot = el('tfoot');
+    table.append(thead, tbody, tfoot);
+    const scroll = el('div', { class: 'scroll' }, table);
+    wrap.append(status, scroll);
+    container.append(wrap);
+
+    function render() {
+      let shown = rows;
+      if (filter) shown = rows.filter((r) => String(r.name || '').toLowerCase().includes(filter));
+      if (sortKey) {
+        const col = columns.find((c) => c.key === sortKey);
+        const val = col.sortValue || ((r) => r[sortKey]);
+        shown = shown.slice().sort((a, b) => {
+          const x = val(a), y = val(b);
+          if (x === y) return 0;
+          if (x === null || x === undefined) return 1;
+          if (y === null || y === undefined) return -1;
+          return (x < y ? -1 : 1) * sortDir;
+        });
+      }
+      ths.forEach((th, i) => {
+        if (columns[i].key === sortKey) th.setAttribute('aria-sort', sortDir > 0 ? 'ascending' : 'descending');
+        else th.removeAttribute('aria-sort');
+      });
+      const frag = document.createDocumentFragment();
+      for (const r of shown.slice(0, MAX_ROWS)) {
+        const tr = el('tr', { 'data-name': r.name });
+        for (const c of columns) {
+          const v = r[c.key];
+          tr.append(el('td', {
+            class: c.num ? 'n' : c.key === 'name' ? 'name' : null,
+            'data-key': c.key, 'data-value': typeof v === 'number' ? String(v) : null,
+            text: c.fmt ? c.fmt(v, r) : v === null || v === undefined ? '–' : String(v),
+          }));
+        }
+        frag.append(tr);
+      }
+      tbody.replaceChildren(frag);
+      status.textContent = shown.length > MAX_ROWS
+        ? `Showing ${MAX_ROWS} of ${shown.length} rows (filter to narrow).`
+        : `${shown.length} of ${rows.length} rows.`;
+      if (footer) tfoot.replaceChildren(footer(shown));
+    }
+    render();
+    return { render };
+  }
+
+  function cards(items) {
+    return el('div', { class: 'cards' },
+      ...items.map(([k, v, title]) => el('div', { class: 'card', title },
+        el('div', { class: 'k', text: k }), el('div', { class: 'v', text: v }))));
+  }
+
+  // ---------- summary ----------
+  function renderSummary() {
+    const s = D.summary, c = body('summary');
+    const backends = [...new Set(D.inputs.flatMap((i) => i.backends))];
+    c.append(cards([
+      ['Inputs', String(D.inputs.length)],
+      ['Backends', backends.join(', ') || '–'],
+      ['Devices', String(s.devices.length)],
+      ['Ranks', s.ranks.length ? `${s.ranks.length} (rank ${s.ranks.join(', ')})` : '–'],
+      ['Span (summed over devices)', fmtNs(s.span_ns)],
+      ['Busy', fmtPct(s.busy_percent), 'union of kernel, memcpy and memset time / span'],
+      ['Kernels', fmtInt(s.kernel_count)],
+      ['Kernel time (summed)', fmtNs(s.kernel_total_ns)],
+    ]));
+    const inputs = el('table', { id: 'inputs-table' });
+    inputs.append(el('thead', null, el('tr', null, ...['Input', 'Format', 'Version', 'Backends']
+      .map((h) => el('th', { scope: 'col', text: h })))));
+    const tb = el('tbody');
+    for (const i of D.inputs) {
+      tb.append(el('tr', null, el('td', { class: 'name', text: i.path }), el('td', { text: i.format }),
+        el('td', { text: i.format_version }), el('td', { text: i.backends.join(', ') })));
+    }
+    inputs.append(tb);
+    c.append(el('h3', { text: 'Inputs' }), inputs);
+    c.append(el('h3', { text: 'Devices' }));
+    makeTable(c, {
+      id: 'devices-table', caption: 'Per device: span from first to last work, busy time, idle gaps',
+      filter: false, rows: s.devices.map((d) => ({ ...d, name: d.device })),
+      columns: [
+        { key: 'name', label: 'Device' },
+        { key: 'rank', label: 'Rank', num: true, fmt: (v) => (v === null ? '–' : String(v)) },
+        { key: 'span_ns', label: 'Span', num: true, fmt: fmtNs },
+        { key: 'busy_ns', label: 'Busy', num: true, fmt: fmtNs },
+        { key: 'utilization_percent', label: 'Utilization (%)', num: true, fmt: (v) => fmtPct(v) },
+        { key: 'kernel_count', label: 'Kernels', num: true, fmt: fmtInt },
+        { key: 'memcpy_count', label: 'Memcpys', num: true, fmt: fmtInt },
+        { key: 'gap_count', label: 'Idle gaps', num: true, fmt: fmtInt },
+        { key: 'gap_total_ns', label: 'Idle in gaps', num: true, fmt: fmtNs },
+      ],
+    });
+    c.append(el('h3', { text: 'Top findings' }));
+    const list = el('ul', { id: 'findings' });
+    for (const g of s.top_gaps) {
+      list.append(el('li', { text: `Idle gap of ${fmtNs(g.length_ns)} on ${g.device} (${g.cause.replace(/_/g, ' ')}), ` +
+        `between ${short(g.before)} and ${short(g.after)}` }));
+    }
+    for (const r of s.below_roof) {
+      list.append(el('li', { text: `${short(r.name)} runs at ${fmtPct(r.percent_of_roof)} of its roof ` +
+        `(${r.memory_bound ? 'memory' : 'compute'} bound) for ${fmtNs(r.total_ns)} on ${r.device}` }));
+    }
+    if (!s.below_roof.length) {
+      list.append(el('li', { class: 'muted', text: 'No kernel has counters for the roofline (profile with Nsight Compute for FLOPs and DRAM bytes).' }));
+    }
+    if (!s.top_gaps.length) list.append(el('li', { class: 'muted', text: `No idle gap longer than ${fmtNs(D.timeline.min_gap_ns)}.` }));
+    c.append(list);
+  }
+  const short = (name) => (name && name.length > 80 ? name.slice(0, 77) + '…' : name || '–');
+
+  // ---------- compute panel ----------
+  function renderCompute() {
+    const o = D.ops, c = body('compute');
+    c.append(el('p', { class: 'muted', text: `${fmtInt(o.ops)} op calls; ${fmtInt(o.attributed_kernels)} of ` +
+      `${fmtInt(o.kernels)} kernels attributed to an op. Device time (self) counts the kernels an op launched itself, so rows add up.` }));
+    makeTable(c, {
+      id: 'ops-table', caption: 'Ops by device time', rows: o.rows.map((r) => ({
+        ...r, backends: [...new Set(r.placements.map((p) => p.backend))].join(', '),
+        devices: [...new Set(r.placements.map((p) => p.device))].join('; '),
+      })),
+      columns: [
+        { key: 'name', label: 'Op' },
+        { key: 'backends', label: 'Backend' },
+        { key: 'devices', label: 'Device' },
+        { key: 'calls', label: 'Calls', num: true, fmt: fmtInt },
+        { key: 'host_ns', label: 'Host time', num: true, fmt: fmtNs },
+        { key: 'device_ns', label: 'Device time (self)', num: true, fmt: fmtNs },
+        { key: 'device_inclusive_ns', label: 'Device time (incl.)', num: true, fmt: fmtNs },
+        { key: 'kernels', label: 'Kernels', num: true, fmt: fmtInt },
+      ],
+    });
+  }
+
+  // ---------- kernels ----------
+  function renderKernels() {
+    const k = D.kernels, c = body('kernels');
+    makeTable(c, {
+      id: 'kernels-table', caption: 'Per kernel name and backend (the rows of `tensormorph kernels`), with the occupancy and roofline of its most-used launch shape',
+      rows: k.rows,
+      columns: [
+        { key: 'name', label: 'Kernel' },
+        { key: 'backend', label: 'Backend' },
+        { key: 'count', label: 'Count', num: true, fmt: fmtInt },
+        { key: 'total_ns', label: 'Total', num: true, fmt: fmtNs },
+        { key: 'percent', label: 'Time (%)', num: true, fmt: (v) => fmtPct(v) },
+        { key: 'mean_ns', label: 'Mean', num: true, fmt: fmtNs },
+        { key: 'median_ns', label: 'Median', num: true, fmt: fmtNs },
+        { key: 'min_ns', label: 'Min', num: true, fmt: fmtNs },
+        { key: 'max_ns', label: 'Max', num: true, fmt: fmtNs },
+        { key: 'stddev_ns', label: 'Std dev', num: true, fmt: fmtNs },
+        { key: 'occupancy', label: 'Occupancy theor. (%)', num: true, fmt: fmtFrac },
+        { key: 'achieved_occupancy', label: 'Occupancy achieved (%)', num: true, fmt: fmtFrac },
+        { key: 'limiter', label: 'Limiter' },
+        { key: 'arithmetic_intensity', label: 'Intensity (FLOP/B)', num: true, fmt: (v) => (v === null ? '–' : v.toPrecision(3)) },
+        { key: 'achieved_flops_per_s', label: 'Achieved (FLOP/s)', num: true, fmt: (v) => fmtSi(v, 'FLOP/s') },
+        { key: 'percent_of_roof', label: 'Of roof (%)', num: true, fmt: (v) => fmtPct(v) },
+      ],
+      footer: (shown) => {
+        const total = shown.reduce((a, r) => a + r.total_ns, 0);
+        const count = shown.reduce((a, r) => a + r.count, 0);
+        return el('tr', { id: 'kernels-total', 'data-total-ns': String(total), 'data-count': String(count), 'data-rows': String(shown.length) },
+          el('td', { text: `Total (${shown.length} rows)` }), el('td'),
+          el('td', { class: 'n', text: fmtInt(count) }), el('td', { class: 'n', text: fmtNs(total) }),
+          el('td', { colspan: 12 }));
+      },
+    });
+  }
+
+  // ---------- occupancy ----------
+  function renderOccupancy() {
+    const o = D.occupancy, c = body('occupancy');
+    c.append(el('p', { class: 'muted', text: `Theoretical occupancy computed for ${fmtInt(o.computed_count)} of ${fmtInt(o.kernel_count)} launches.` }));
+    makeTable(c, {
+      id: 'occupancy-table', caption: 'Per kernel and launch shape: theoretical and achieved occupancy and what limits it',
+      rows: o.rows,
+      columns: [
+        { key: 'name', label: 'Kernel' },
+        { key: 'arch', label: 'Arch' },
+        { key: 'count', label: 'Launches', num: true, fmt: fmtInt },
+        { key: 'total_ns', label: 'Total', num: true, fmt: fmtNs },
+        { key: 'block_size', label: 'Block (threads)', num: true, fmt: fmtInt },
+        { key: 'registers_per_thread', label: 'Registers/thread', num: true, fmt: fmtInt },
+        { key: 'shared_memory_bytes', label: 'Shared mem (B/block)', num: true, fmt: fmtInt },
+        { key: 'theoretical', label: 'Theoretical (%)', num: true, fmt: fmtFrac },
+        { key: 'achieved', label: 'Achieved (%)', num: true, fmt: fmtFrac },
+        { key: 'achieved_source', label: 'Achieved from' },
+        { key: 'limiter', label: 'Limiter' },
+      ],
+    });
+    if (o.skipped.length) {
+      c.append(el('ul', null, ...o.skipped.map((s) => el('li', { class: 'muted', text: `${fmtInt(s.count)} launches (${fmtNs(s.total_ns)}) without occupancy: ${s.reason}` }))));
+    }
+  }
+
+  // ---------- roofline ----------
+  const SVGNS = 'http://www.w3.org/2000/svg';
+  function svg(tag, attrs, text) {
+    const e = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function renderRoofline() {
+    const r = D.roofline, c = body('roofline');
+    const pts = r.rows.filter((x) => x.achieved_flops_per_s > 0 && x.arithmetic_intensity > 0);
+    if (!r.rows.length) {
+      c.append(el('p', { class: 'note', id: 'roofline-empty', text: 'No kernel carries FLOP and DRAM-byte counters: collect Nsight Compute metrics (or rocprof-compute) for a roofline.' }));
+      if (r.skipped.length) c.append(el('ul', null, ...r.skipped.map((s) => el('li', { class: 'muted', text: `${fmtInt(s.count)} launches: ${s.reason}` }))));
+      return;
+    }
+    const W = 760, H = 420, L = 70, R = 20, T = 20, B = 50;
+    let xs = pts.map((p) => p.arithmetic_intensity), ys = pts.map((p) => p.achieved_flops_per_s);
+    const roofs = new Map();
+    for (const p of r.rows) if (p.peak_flops_per_s && p.peak_bytes_per_s) roofs.set(`${p.device}|${p.precision}`, p);
+    for (const p of roofs.values()) { ys.push(p.peak_flops_per_s); xs.push(p.peak_flops_per_s / p.peak_bytes_per_s); }
+    const lx0 = Math.floor(Math.log10(Math.min(...xs, 1) / 2)), lx1 = Math.ceil(Math.log10(Math.max(...xs, 10) * 2));
+    const ly0 = Math.floor(Math.log10(Math.min(...ys) / 2)), ly1 = Math.ceil(Math.log10(Math.max(...ys) * 1.5));
+    const X = (v) => L + ((Math.log10(v) - lx0) / (lx1 - lx0)) * (W - L - R);
+    const Y = (v) => H - B - ((Math.log10(v) - ly0) / (ly1 - ly0)) * (H - T - B);
+    const s = svg('svg', { id: 'roofline-chart', viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img',
+      'aria-label': 'Roofline: achieved FLOP/s against arithmetic intensity, log-log' });
+    for (let e = lx0; e <= lx1; e++) {
+      s.append(svg('line', { class: 'axis', x1: X(10 ** e), x2: X(10 ** e), y1: T, y2: H - B, 'stroke-opacity': 0.25 }));
+      s.append(svg('text', { x: X(10 ** e), y: H - B + 14, 'text-anchor': 'middle' }, fmtSi(10 ** e, '').trim()));
+    }
+    for (let e = ly0; e <= ly1; e++) {
+      s.append(svg('line', { class: 'axis', x1: L, x2: W - R, y1: Y(10 ** e), y2: Y(10 ** e), 'stroke-opacity': 0.25 }));
+      s.append(svg('text', { x: L - 4, y: Y(10 ** e) + 4, 'text-anchor': 'end' }, fmtSi(10 ** e, '').trim()));
+    }
+    s.append(svg('text', { x: (L + W - R) / 2, y: H - 12, 'text-anchor': 'middle' }, 'Arithmetic intensity (FLOP per DRAM byte)'));
+    s.append(svg('text', { x: 14, y: (T + H - B) / 2, transform: `rotate(-90 14 ${(T + H - B) / 2})`, 'text-anchor': 'middle' }, 'Achieved (FLOP/s)'));
+    for (const p of roofs.values()) {
+      const ridge = p.peak_flops_per_s / p.peak_bytes_per_s, xa = 10 ** lx0, xb = 10 ** lx1;
+      const line = svg('polyline', { class: 'roof', points: `${X(xa)},${Y(Math.max(xa * p.peak_bytes_per_s, 10 ** ly0))} ${X(ridge)},${Y(p.peak_flops_per_s)} ${X(xb)},${Y(p.peak_flops_per_s)}` });
+      line.append(svg('title', {}, `${p.device} ${p.precision}: peak ${fmtSi(p.peak_flops_per_s, 'FLOP/s')}, ${fmtSi(p.peak_bytes_per_s, 'B/s')}`));
+      s.append(line, svg('text', { x: W - R - 4, y: Y(p.peak_flops_per_s) - 4, 'text-anchor': 'end' }, `${p.precision} peak ${fmtSi(p.peak_flops_per_s, 'FLOP/s')}`));
+    }
+    const tmax = Math.max(1, ...pts.map((p) => p.total_ns));
+    for (const p of pts) {
+      const dot = svg('circle', { class: 'point', cx: X(p.arithmetic_intensity), cy: Y(p.achieved_flops_per_s),
+        r: 4 + 6 * Math.sqrt(p.total_ns / tmax), fill: colorOfName(p.name), 'data-name': p.name });
+      dot.append(svg('title', {}, `${p.name}\n${fmtSi(p.achieved_flops_per_s, 'FLOP/s')} at ${p.arithmetic_intensity.toPrecision(3)} FLOP/B; ` +
+        `${fmtPct(p.percent_of_roof)} of roof; ${fmtInt(p.count)} launches, ${fmtNs(p.total_ns)}`));
+      s.append(dot);
+    }
+    c.append(s);
+    makeTable(c, {
+      id: 'roofline-table', caption: 'Per kernel: counters, intensity and the ceiling at that intensity', rows: r.rows,
+      columns: [
+        { key: 'name', label: 'Kernel' }, { key: 'device', label: 'Device' }, { key: 'precision', label: 'Precision' },
+        { key: 'count', label: 'Launches', num: true, fmt: fmtInt },
+        { key: 'total_ns', label: 'Total', num: true, fmt: fmtNs },
+        { key: 'flops', label: 'FLOP', num: true, fmt: (v) => fmtSi(v, '') },
+        { key: 'dram_bytes', label: 'DRAM (B)', num: true, fmt: (v) => fmtSi(v, 'B') },
+        { key: 'arithmetic_intensity', label: 'Intensity (FLOP/B)', num: true, fmt: (v) => v.toPrecision(3) },
+        { key: 'achieved_flops_per_s', label: 'Achieved (FLOP/s)', num: true, fmt: (v) => fmtSi(v, 'FLOP/s') },
+        { key: 'ceiling_flops_per_s', label: 'Ceiling (FLOP/s)', num: true, fmt: (v) => fmtSi(v, 'FLOP/s') },
+        { key: 'percent_of_roof', label: 'Of roof (%)', num: true, fmt: (v) => fmtPct(v) },
+        { key: 'memory_bound', label: 'Bound', fmt: (v) => (v === null ? '–' : v ? 'memory' : 'compute') },
+      ],
+    });
+  }
+
+  // ---------- diff ----------
+  function renderDiff() {
+    if (!D.diff) return;
+    document.getElementById('diff').hidden = false;
+    document.getElementById('nav-diff').hidden = false;
+    const d = D.diff, c = body('diff'), n = d.counts;
+    c.append(cards([
+      ['Verdict', d.verdict], ['Baseline', d.base], ['Threshold', fmtPct(d.threshold_percent)],
+      ['Regressed', String(n.regressed)], ['Improved', String(n.improved)], ['Added', String(n.added)], ['Removed', String(n.removed)],
+    ]));
+    makeTable(c, {
+      id: 'diff-table', caption: 'Per kernel and op: baseline against this trace, largest change first', rows: d.rows,
+      columns: [
+        { key: 'kind', label: 'Kind' }, { key: 'name', label: 'Name' }, { key: 'backend', label: 'Backend' },
+        { key: 'base_count', label: 'Base count', num: true, fmt: fmtInt },
+        { key: 'new_count', label: 'New count', num: true, fmt: fmtInt },
+        { key: 'base_total_ns', label: 'Base total', num: true, fmt: fmtNs },
+        { key: 'new_total_ns', label: 'New total', num: true, fmt: fmtNs },
+        { key: 'delta_ns', label: 'Δ', num: true, fmt: fmtNs, sortValue: (r) => Math.abs(r.delta_ns) },
+        { key: 'delta_percent', label: 'Δ (%)', num: true, fmt: (v) => fmtPct(v) },
+        { key: 'status', label: 'Status' },
+      ],
+    });
+  }
+
+  // ---------- colours ----------
+  const nameColor = new Map();
+  function colorOfName(name) {
+    let c = nameColor.get(name);
+    if (!c) {
+      let h = 2166136261;
+      for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619);
+      c = `hsl(${(h >>> 0) % 360}, 62%, ${48 + ((h >>> 9) % 12)}%)`;
+      nameColor.set(name, c);
+    }
+    return c;
+  }
+
+  // ---------- timeline ----------
+  function renderTimeline() {
+    const T = D.timeline;
+    const canvas = document.getElementById('tl-canvas');
+    const tip = document.getElementById('tl-tip');
+    const info = document.querySelector('#timeline .tl-info');
+    const names = T.names, variants = T.variants;
+    const lanes = T.lanes.map((l) => {
+      // Decode the delta-encoded starts once (timeline_lanes.h).
+      const n = l.s.length, s = new Float64Array(n), d = new Float64Array(n), v = new Uint32Array(n);
+      let t = 0;
+      for (let i = 0; i < n; i++) { t += l.s[i]; s[i] = t; d[i] = l.d[i]; v[i] = l.v[i]; }
+      // "rank 0 · cuda:0 · stream 7": the device's name is in the summary and the tooltip.
+      const label = (l.rank !== undefined ? `rank ${l.rank} · ` : '') + `${l.device.split(' ')[0]} · stream ${l.stream}`;
+      return { ...l, s, d, v, label, lod: l.lod.map((x) => ({ w: x.bucket_ns, busy: Uint8Array.from(x.busy), dom: Uint32Array.from(x.dom) })) };
+    });
+    let colorBy = 'kernel';
+    let variantColour = new Array(variants.length); // per variant, for the current colorBy
+    const colorOfVariant = (vi) => {
+      let c = variantColour[vi];
+      if (c === undefined) {
+        const vv = variants[vi];
+        c = variantColour[vi] = colorOfName(colorBy === 'op' && names[vv[1]] ? names[vv[1]] : names[vv[0]]);
+      }
+      return c;
+    };
+    // Gaps per device (report_model.cc): delta-encoded starts and lengths, shared by its lanes.
+    const gapGroups = T.gaps.map((g) => {
+      const n = g.s.length, s = new Float64Array(n), len = new Float64Array(n);
+      let t = 0, maxLen = 0;
+      for (let i = 0; i < n; i++) { t += g.s[i]; s[i] = t; len[i] = g.l[i]; maxLen = Math.max(maxLen, g.l[i]); }
+      return { input: g.input, device_index: g.device_index, s, len, maxLen };
+    });
+    const gapsByLane = lanes.map((l) => gapGroups.find((g) => g.input === l.input && g.device_index === l.device_index));
+    const LABEL_W = 260, RULER_H = 26, LANE_H = 22, LANE_GAP = 4, GAP_H = 4; // boxes below the gap strip
+    const cssH = RULER_H + lanes.length * (LANE_H + LANE_GAP) + 8;
+    const view = { v0: 0, v1: Math.max(1, T.span_ns) };
+    const stats = { mode: [], drawn: 0, frameMs: 0, frames: 0 };
+    TM.timeline = { view, stats, lanes: lanes.length, span_ns: T.span_ns };
+    let cssW = 0, dpr = 1, pending = false;
+
+    const style = getComputedStyle(document.documentElement);
+    const cv = (name) => style.getPropertyValue(name).trim();
+
+    function resize() {
+      dpr = window.devicePixelRatio || 1;
+      cssW = canvas.clientWidth || 1000;
+      canvas.width = Math.round(cssW * dpr);
+      canvas.height = Math.round(cssH * dpr);
+      canvas.style.height = cssH + 'px';
+      schedule();
+    }
+    function schedule() { if (!pending) { pending = true; requestAnimationFrame(draw); } }
+    const plotW = () => Math.max(10, cssW - LABEL_W - 10);
+    const xOf = (t) => LABEL_W + ((t - view.v0) / (view.v1 - view.v0)) * plotW();
+    const tOf = (x) => view.v0 + ((x - LABEL_W) / plotW()) * (view.v1 - view.v0);
+    function lowerBound(a, x) { let lo = 0, hi = a.length; while (lo < hi) { const m = (lo + hi) >> 1; if (a[m] < x) lo = m + 1; else hi = m; } return lo; }
+    // Raw boxes serve a window when they cover it (everything starting before raw_until_ns is
+    // embedded) and it holds few enough to draw; else the LOD level just finer than a pixel.
+    const RAW_LIMIT = 40000; // boxes per lane per frame; beyond, buckets keep frames short
+    // Left of raw_until_ns, raw boxes when few enough; right of it (capped reports) always buckets.
+    const rawEnd = () => (T.raw_complete ? Infinity : T.raw_until_ns);
+    function rawRange(l) {
+      if (view.v0 >= rawEnd()) return null;
+      const lo = lowerBound(l.s, view.v0 - l.max_duration_ns), hi = lowerBound(l.s, Math.min(view.v1, rawEnd()));
+      return hi - lo <= RAW_LIMIT ? [lo, hi] : null;
+    }
+    function levelFor(l, nsPerPx) {
+      let best = 0;
+      for (let i = 0; i < l.lod.length; i++) if (l.lod[i].w <= nsPerPx) best = i;
+      return best;
+    }
+    function niceStep(range, px) {
+      const raw = range / Math.max(1, px / 110), p = 10 ** Math.floor(Math.log10(raw));
+      for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
+      return 10 * p;
+    }
+
+    function draw() {
+      pending = false;
+      const t0 = performance.now();
+      const ctx = canvas.getContext('2d');
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.fillStyle = cv('--bg'); ctx.fillRect(0, 0, cssW, cssH);
+      const nsPerPx = (view.v1 - view.v0) / plotW();
+      // Ruler: time since the first kernel.
+      ctx.fillStyle = cv('--muted'); ctx.strokeStyle = cv('--line'); ctx.font = '11px system-ui, sans-serif';
+      const step = niceStep(view.v1 - view.v0, plotW());
+      ctx.textAlign = 'center';
+      for (let t = Math.ceil(view.v0 / step) * step; t <= view.v1; t += step) {
+        const x = xOf(t);
+        ctx.beginPath(); ctx.moveTo(x, RULER_H - 6); ctx.lineTo(x, cssH); ctx.globalAlpha = 0.35; ctx.stroke(); ctx.globalAlpha = 1;
+        ctx.fillText(fmtNs(t), x, RULER_H - 10);
+      }
+      ctx.textAlign = 'left';
+      ctx.fillText('time since first kernel', 6, RULER_H - 10);
+      let drawn = 0;
+      stats.mode = [];
+      lanes.forEach((l, li) => {
+        const y = RULER_H + li * (LANE_H + LANE_GAP);
+        ctx.fillStyle = cv('--lane-bg'); ctx.fillRect(LABEL_W, y, plotW(), LANE_H);
+        ctx.fillStyle = cv('--fg'); ctx.font = '12px system-ui, sans-serif';
+        ctx.save(); ctx.beginPath(); ctx.rect(0, y, LABEL_W - 6, LANE_H); ctx.clip();
+        ctx.fillText(l.label, 6, y + 14); ctx.restore();
+        ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, y, plotW(), LANE_H); ctx.clip();
+        // Idle gaps of the lane's device, behind its kernels.
+        // Idle gaps of the lane's device: a strip along the lane's top, clear of the boxes.
+        ctx.fillStyle = cv('--gap');
+        const gg = gapsByLane[li];
+        if (gg) {
+          let lastPx = -1;
+          for (let i = lowerBound(gg.s, view.v0 - gg.maxLen), e = lowerBound(gg.s, view.v1); i < e; i++) {
+            const x0 = xOf(gg.s[i]), x1 = xOf(gg.s[i] + gg.len[i]);
+            // A gap narrower than half a pixel is not marked: zoomed out, thousands of 100 µs gaps
+            // would paint the whole strip. Zoom in to see them.
+            if (x1 < LABEL_W || x1 - x0 < 0.5 || (x1 - x0 < 1 && Math.floor(x0) === lastPx)) continue;
+            lastPx = Math.floor(x0);
+            ctx.fillRect(x0, y, Math.max(1, x1 - x0), GAP_H);
+          }
+        }
+        const range = rawRange(l);
+        let lodFrom = 0; // buckets are drawn from this time on
+        if (range) {
+          stats.mode.push(view.v1 > rawEnd() ? 'raw+lod' : 'raw');
+          lodFrom = rawEnd();
+          let lastPx = -1, lastColour = '';
+          for (let i = range[0]; i < range[1]; i++) {
+            const x0 = xOf(l.s[i]), x1 = xOf(l.s[i] + l.d[i]);
+            if (x1 < LABEL_W) continue;
+            const w = x1 - x0;
+            if (w < 1) { const px = Math.floor(x0); if (px === lastPx) continue; lastPx = px; } // one box per pixel
+            const colour = colorOfVariant(l.v[i]);
+            if (colour !== lastColour) { ctx.fillStyle = colour; lastColour = colour; } // parsing a colour costs more than a rect
+            ctx.fillRect(x0, y + GAP_H + 1, Math.max(1, w), LANE_H - GAP_H - 1);
+            drawn++;
+          }
+        }
+        if (lodFrom < view.v1) {
+          const lv = l.lod[levelFor(l, nsPerPx)];
+          if (!range) stats.mode.push('lod:' + lv.w);
+          const muted = cv('--muted');
+          let lastColour = '';
+          const b0 = Math.max(0, Math.floor(Math.max(view.v0, lodFrom) / lv.w)), b1 = Math.min(lv.busy.length - 1, Math.ceil(view.v1 / lv.w));
+          for (let b = b0; b <= b1; b++) {
+            const busy = lv.busy[b];
+            if (!busy) continue;
+            const x0 = xOf(Math.max(b * lv.w, lodFrom)), x1 = xOf((b + 1) * lv.w);
+            const h = Math.max(2, ((LANE_H - GAP_H - 1) * busy) / 255);
+            const colour = lv.dom[b] ? colorOfVariant(lv.dom[b] - 1) : muted;
+            if (colour !== lastColour) { ctx.fillStyle = colour; lastColour = colour; }
+            ctx.fillRect(x0, y + LANE_H - h, Math.max(1, x1 - x0), h);
+            drawn++;
+          }
+        }
+        ctx.restore();
+      });
+      if (!T.raw_complete && T.raw_until_ns >= view.v0 && T.raw_until_ns <= view.v1) {
+        const x = xOf(T.raw_until_ns);
+        ctx.strokeStyle = cv('--accent'); ctx.setLineDash([4, 4]);
+        ctx.beginPath(); ctx.moveTo(x, RULER_H); ctx.lineTo(x, cssH); ctx.stroke(); ctx.setLineDash([]);
+      }
+      stats.drawn = drawn;
+      stats.frames++;
+      stats.frameMs = performance.now() - t0;
+      info.textContent = `Window ${fmtNs(view.v0)} – ${fmtNs(view.v1)} (${fmtNs(view.v1 - view.v0)} wide, ${fmtNs(nsPerPx)} per pixel); ` +
+        `${fmtInt(drawn)} boxes drawn${stats.mode.some((m) => m.startsWith('lod')) ? ' (bucketed: zoom in for single kernels)' : ''}.`;
+    }
+
+    function zoom(factor, atX) {
+      const t = tOf(atX === undefined ? LABEL_W + plotW() / 2 : atX);
+      let w = (view.v1 - view.v0) * factor;
+      w = Math.min(Math.max(w, 200), T.span_ns * 1.05 || 1);
+      const f = (t - view.v0) / (view.v1 - view.v0);
+      setView(t - f * w, t - f * w + w);
+    }
+    function pan(frac) { const w = view.v1 - view.v0; setView(view.v0 + frac * w, view.v1 + frac * w); }
+    function setView(a, b) {
+      const w = b - a, lo = -0.025 * T.span_ns, hi = T.span_ns * 1.025;
+      if (a < lo) { a = lo; b = a + w; }
+      if (b > hi) { b = hi; a = Math.max(lo, b - w); }
+      view.v0 = a; view.v1 = b;
+      schedule();
+    }
+    TM.timeline.zoom = zoom;
+    TM.timeline.setView = setView;
+
+    canvas.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const r = canvas.getBoundingClientRect();
+      if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) pan((e.deltaX || e.deltaY) / 1000);
+      else zoom(Math.pow(1.0015, e.deltaY), e.clientX - r.left);
+    }, { passive: false });
+    let drag = null;
+    canvas.addEventListener('mousedown', (e) => { drag = { x: e.clientX, v0: view.v0, v1: view.v1 }; canvas.style.cursor = 'grabbing'; });
+    window.addEventListener('mouseup', () => { drag = null; canvas.style.cursor = 'grab'; });
+    canvas.addEventListener('mousemove', (e) => {
+      const r = canvas.getBoundingClientRect();
+      if (drag) {
+        const dt = ((e.clientX - drag.x) / plotW()) * (drag.v1 - drag.v0);
+        setView(drag.v0 - dt, drag.v1 - dt);
+        tip.hidden = true;
+        return;
+      }
+      showTip(e.clientX - r.left, e.clientY - r.top);
+    });
+    canvas.addEventListener('mouseleave', () => { tip.hidden = true; });
+    canvas.addEventListener('keydown', (e) => {
+      const k = e.key;
+      if (k === '+' || k === '=' || k === 'w') zoom(1 / 1.5);
+      else if (k === '-' || k === '_' || k === 's') zoom(1.5);
+      else if (k === 'ArrowLeft' || k === 'a') pan(-0.15);
+      else if (k === 'ArrowRight' || k === 'd') pan(0.15);
+      else if (k === '0' || k === 'Home') setView(0, T.span_ns);
+      else return;
+      e.preventDefault();
+    });
+
+    function showTip(x, y) {
+      const li = Math.floor((y - RULER_H) / (LANE_H + LANE_GAP));
+      if (x < LABEL_W || li < 0 || li >= lanes.length || y - RULER_H - li * (LANE_H + LANE_GAP) > LANE_H) { tip.hidden = true; return; }
+      const l = lanes[li], t = tOf(x), slack = (view.v1 - view.v0) / plotW();
+      const lines = [];
+      const range = t < rawEnd() ? rawRange(l) : null;
+      if (range) {
+        let hit = -1;
+        for (let i = Math.min(range[1], lowerBound(l.s, t + slack)) - 1; i >= range[0]; i--) {
+          if (l.s[i] + l.d[i] + slack >= t) { hit = i; break; }
+          if (l.s[i] < t - l.max_duration_ns - slack) break;
+        }
+        if (hit < 0) { tip.hidden = true; return; }
+        const vv = variants[l.v[hit]];
+        lines.push(['Kernel', names[vv[0]]], ['Op', names[vv[1]] || '–'], ['Backend', vv[2]],
+          ['Duration', fmtNs(l.d[hit])], ['Start', fmtNs(l.s[hit])], ['Grid', vv[3] || '–'], ['Block', vv[4] || '–'],
+          ['Occupancy', `${fmtFrac(vv[5])} theoretical, ${fmtFrac(vv[6])} achieved`]);
+      } else {
+        const lv = l.lod[levelFor(l, slack)], b = Math.floor(t / lv.w);
+        if (b < 0 || b >= lv.busy.length || !lv.busy[b]) { tip.hidden = true; return; }
+        const vv = variants[lv.dom[b] - 1];
+        lines.push(['Bucket', `${fmtNs(b * lv.w)} – ${fmtNs((b + 1) * lv.w)}`], ['Busy', fmtPct((100 * lv.busy[b]) / 255, 0)],
+          ['Most time', vv ? names[vv[0]] : '–'], ['', 'zoom in for single kernels']);
+      }
+      tip.replaceChildren(...lines.map(([k, v]) => el('div', null, k ? el('b', { text: k + ': ' }) : null, v)));
+      tip.hidden = false;
+      tip.style.left = Math.min(x + 14, cssW - 470) + 'px';
+      tip.style.top = y + 16 + 'px';
+    }
+
+    const legend = document.querySelector('#timeline .tl-legend');
+    const select = el('select', { 'aria-label': 'Colour boxes by', id: 'tl-color' },
+      el('option', { value: 'kernel', text: 'kernel name' }), el('option', { value: 'op', text: 'op' }));
+    select.addEventListener('change', () => { colorBy = select.value; variantColour = new Array(variants.length); schedule(); });
+    legend.append(el('label', null, 'Colour by ', select), ' ',
+      el('span', { class: 'item' }, el('span', { class: 'swatch', style: `background:${cv('--gap')}` }), `idle gap > ${fmtNs(T.min_gap_ns)}`));
+    if (!T.raw_complete) {
+      legend.append(el('p', { class: 'note', id: 'tl-gaps-capped', text: `Idle gaps: ${fmtInt(T.gaps_embedded)} of ${fmtInt(T.gap_count)} are marked: those left of the dashed line and the 2,000 longest.` }));
+      legend.append(el('p', { class: 'note', id: 'tl-capped', text: `Single kernel boxes are embedded for the first ${fmtInt(T.raw_box_count)} of ${fmtInt(T.kernel_count)} kernels ` +
+        `(those starting before ${fmtNs(T.raw_until_ns)}, left of the dashed line); beyond it the timeline shows precomputed buckets (busy fraction, kernel with the most time). ` +
+        'Use --max-boxes to embed more.' }));
+    }
+    new ResizeObserver(resize).observe(canvas);
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', schedule); // colours are CSS variables
+    resize();
+  }
+
+  renderSummary();
+  renderCompute();
+  renderKernels();
+  renderTimeline();
+  renderRoofline();
+  renderOccupancy();
+  renderDiff();
+  TM.ready = true;
+})();

@@ -1,0 +1,43 @@
+// The HTML report's data: every analysis result the page shows, as one JSON document that the page
+// embeds (html_page.h) and its script renders (assets/report.js). A sink: it only reads results
+// that the analyses computed (DESIGN §1); schema "tensormorph.report/1", times in integer ns.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/diff/diff.h"
+#include "analysis/kernels.h"
+#include "analysis/linking/work_links.h"
+#include "analysis/occupancy/kernel_occupancy.h"
+#include "analysis/ops/ops.h"
+#include "analysis/roofline.h"
+#include "analysis/timeline/timeline.h"
+#include "report/html/timeline_lanes.h"
+#include "report/json_output.h"
+
+namespace tensormorph {
+
+struct ReportDiff {
+  std::string base_path;
+  bool base_is_baseline = false;  // a saved baseline file rather than a trace
+  DiffOptions options;
+  DiffResult result;
+};
+
+struct ReportData {
+  std::vector<const Trace*> traces;
+  std::vector<const TraceLinks*> links;  // parallel to traces
+  TimelineOptions timeline_options;
+  const TimelineResult* timeline = nullptr;
+  const KernelSummary* kernels = nullptr;  // SummarizeKernels with a default KernelQuery
+  const OpSummary* ops = nullptr;
+  const KernelOccupancySummary* occupancy = nullptr;
+  const RooflineResult* roofline = nullptr;
+  const ReportDiff* diff = nullptr;  // only with --baseline
+};
+
+Json BuildReportModel(const ReportData& data, const LaneOptions& lanes);
+
+}  // namespace tensormorph

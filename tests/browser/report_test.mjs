@@ -1,0 +1,268 @@
+// Opens reports of real traces in Debian's chromium (headless, through playwright-core) and checks
+// what a reader sees against independent sources: the kernels table against
+// `tensormorph kernels --format json`, the roofline points against `tensormorph roofline --format
+// json`, the timeline canvas by its pixels. Screenshots go to build/report-screenshots/.
+//
+//   node tests/browser/report_test.mjs --tm BUILD/tensormorph [--shared ../shared/data] [--out DIR]
+//
+// Exits 1 on any failed check, 2 when chromium or playwright-core is missing (never a silent skip).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []));
+const tm = path.resolve(args.tm || process.env.TM_BIN || path.join(root, 'build/tensormorph'));
+const shared = path.resolve(args.shared || path.join(root, '../shared/data'));
+const out = path.resolve(args.out || path.join(path.dirname(tm), 'report-screenshots'));
+const chromiumPath = process.env.TM_CHROMIUM || '/usr/bin/chromium';
+
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch (e) {
+  console.error('report_test: playwright-core is not installed: run scripts/setup_browser.sh ' +
+    '(npm install in tests/browser)');
+  process.exit(2);
+}
+if (!fs.existsSync(chromiumPath)) {
+  console.error(`report_test: ${chromiumPath} is missing: run scripts/setup_browser.sh (apt-get install chromium)`);
+  process.exit(2);
+}
+if (!fs.existsSync(tm)) {
+  console.error(`report_test: ${tm} is missing: build it first (make build) or pass --tm`);
+  process.exit(2);
+}
+fs.mkdirSync(out, { recursive: true });
+
+let failures = 0;
+function check(ok, what) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures++;
+}
+const runJson = (...a) => JSON.parse(execFileSync(tm, a, { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }));
+
+function report(name, inputs, extra = []) {
+  const file = path.join(out, `${name}.html`);
+  execFileSync(tm, ['report', '--quiet', ...inputs, '-o', file, ...extra], { stdio: ['ignore', 'inherit', 'inherit'] });
+  return file;
+}
+
+const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox'] });
+
+// Opens a report and fails on console errors, page errors and any request besides the file itself.
+async function open(file, colorScheme = 'light') {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
+  const page = await context.newPage();
+  const errors = [], requests = [];
+  const url = pathToFileURL(file).href;
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => { if (r.url() !== url) requests.push(r.url()); });
+  await page.goto(url);
+  await page.waitForFunction(() => window.__tm && window.__tm.ready, null, { timeout: 30000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return { page, context, errors, requests };
+}
+
+// Pixels of the timeline's plot area (right of the lane labels) that are not the background.
+async function paintedPixels(page) {
+  return page.evaluate(() => {
+    const c = document.getElementById('tl-canvas');
+    const ctx = c.getContext('2d');
+    const dpr = window.devicePixelRatio || 1;
+    const x0 = Math.ceil(270 * dpr), img = ctx.getImageData(x0, Math.ceil(26 * dpr), c.width - x0, c.height - Math.ceil(26 * dpr)).data;
+    let coloured = 0;
+    for (let i = 0; i < img.length; i += 4) {
+      const r = img[i], g = img[i + 1], b = img[i + 2];
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured++; // saturated: a kernel box, not grey lane
+    }
+    return coloured;
+  });
+}
+
+// The kernels table must hold exactly the rows and totals of `tensormorph kernels --format json`.
+async function checkKernels(page, inputs, label) {
+  const expected = runJson('kernels', '--format', 'json', ...inputs);
+  const shown = await page.evaluate(() => {
+    const rows = [...document.querySelectorAll('#kernels-table tbody tr')].map((tr) => ({
+      name: tr.dataset.name,
+      backend: tr.querySelector('td[data-key="backend"]').textContent,
+      count: Number(tr.querySelector('td[data-key="count"]').dataset.value),
+      total_ns: Number(tr.querySelector('td[data-key="total_ns"]').dataset.value),
+    }));
+    const foot = document.getElementById('kernels-total').dataset;
+    return { rows, total: Number(foot.totalNs), count: Number(foot.count) };
+  });
+  check(shown.rows.length === expected.rows.length, `${label}: kernels table has ${shown.rows.length} rows, kernels --format json ${expected.rows.length}`);
+  const key = (r) => `${r.name}\u0000${r.backend}`;
+  const want = new Map(expected.rows.map((r) => [key(r), r]));
+  const mismatched = shown.rows.filter((r) => {
+    const w = want.get(key(r));
+    return !w || w.count !== r.count || w.total_ns !== r.total_ns;
+  });
+  check(mismatched.length === 0, `${label}: every row's count and total match (${mismatched.length} differ${mismatched.length ? ': ' + mismatched[0].name : ''})`);
+  check(shown.total === expected.total_ns && shown.count === expected.kernel_count,
+    `${label}: table total ${shown.total} ns / ${shown.count} kernels = kernels JSON ${expected.total_ns} ns / ${expected.kernel_count}`);
+  // Sorting by a header, by keyboard, keeps the rows and orders them.
+  await page.focus('#kernels-table th:nth-child(3) button');
+  await page.keyboard.press('Enter');
+  const counts = await page.$$eval('#kernels-table tbody td[data-key="count"]', (tds) => tds.map((t) => Number(t.dataset.value)));
+  check(counts.length === expected.rows.length && counts.every((c, i) => i === 0 || counts[i - 1] >= c),
+    `${label}: Enter on the Count header sorts the table by count, descending`);
+  // Filtering narrows to the matching names.
+  const needle = expected.rows[0].name.slice(0, 12);
+  await page.fill('#kernels-table-filter', needle);
+  const filtered = await page.$$eval('#kernels-table tbody tr', (trs) => trs.map((t) => t.dataset.name));
+  const wantFiltered = expected.rows.filter((r) => r.name.toLowerCase().includes(needle.toLowerCase())).length;
+  check(filtered.length === wantFiltered, `${label}: filter "${needle}" shows ${filtered.length} rows, expected ${wantFiltered}`);
+  await page.fill('#kernels-table-filter', '');
+}
+
+async function checkTimeline(page, label) {
+  const painted = await paintedPixels(page);
+  check(painted > 100, `${label}: timeline canvas draws kernel boxes (${painted} coloured pixels)`);
+  const before = await page.evaluate(() => ({ ...window.__tm.timeline.view }));
+  await page.focus('#tl-canvas');
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const afterKeys = await page.evaluate(() => ({ ...window.__tm.timeline.view }));
+  check(afterKeys.v1 - afterKeys.v0 < 0.5 * (before.v1 - before.v0), `${label}: + + zooms the visible window from ${(before.v1 - before.v0) / 1e6} ms to ${(afterKeys.v1 - afterKeys.v0) / 1e6} ms`);
+  await page.keyboard.press('ArrowRight');
+  const afterPan = await page.evaluate(() => ({ ...window.__tm.timeline.view }));
+  check(afterPan.v0 > afterKeys.v0, `${label}: → pans the window right`);
+  const box = await page.locator('#tl-canvas').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.6, box.y + 40);
+  await page.mouse.wheel(0, -400);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const afterWheel = await page.evaluate(() => ({ ...window.__tm.timeline.view }));
+  check(afterWheel.v1 - afterWheel.v0 < afterPan.v1 - afterPan.v0, `${label}: the mouse wheel zooms in`);
+  await page.keyboard.press('0');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+// Zooms onto the longest raw kernel of the first lane, hovers it, and reads the tooltip.
+async function checkTooltip(page, label) {
+  const target = await page.evaluate(() => {
+    const T = window.__tm.data.timeline, l = T.lanes[0];
+    let t = 0, best = -1, bs = 0, bd = -1;
+    for (let i = 0; i < l.s.length; i++) { t += l.s[i]; if (l.d[i] > bd) { bd = l.d[i]; best = i; bs = t; } }
+    window.__tm.timeline.setView(bs - bd, bs + 2 * bd);
+    return { name: T.names[T.variants[l.v[best]][0]] };
+  });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const box = await page.locator('#tl-canvas').boundingBox();
+  const plotW = box.width - 270;
+  await page.mouse.move(box.x + 260 + plotW * 0.5, box.y + 26 + 10);
+  const tip = await page.evaluate(() => { const t = document.getElementById('tl-tip'); return t.hidden ? '' : t.textContent; });
+  check(tip.includes(target.name.slice(0, 40)) && tip.includes('Duration') && tip.includes('Grid'),
+    `${label}: hovering the longest kernel shows its tooltip (${tip.slice(0, 60)}…)`);
+  await page.mouse.move(0, 0);
+  await page.keyboard.press('0');
+}
+
+function checkClean(ctx, label) {
+  check(ctx.errors.length === 0, `${label}: no console errors${ctx.errors.length ? ': ' + ctx.errors[0] : ''}`);
+  check(ctx.requests.length === 0, `${label}: no network requests${ctx.requests.length ? ': ' + ctx.requests[0] : ''}`);
+}
+
+const demo = [path.join(root, 'examples/nccl_2rank_rank0_a100.json.gz')];
+const alexnet = [path.join(shared, 'kineto/hta/alexnet_a100_cuda_sync_trace.json.gz')];
+const ncu = [path.join(shared, 'nvidia/ncu_csv/llmperfopt_k0001_ncu.section_SpeedOfLight_RooflineChart.csv')];
+const ncuFixture = [path.join(root, 'tests/data/ncu_raw_fixture.csv')];
+
+// 1. The demo trace: every section, light and dark.
+{
+  const file = report('demo', demo);
+  const ctx = await open(file);
+  await checkKernels(ctx.page, demo, 'demo');
+  await checkTimeline(ctx.page, 'demo');
+  await checkTooltip(ctx.page, 'demo');
+  const gaps = await ctx.page.evaluate(() => window.__tm.data.timeline.gaps.reduce((a, g) => a + g.s.length, 0));
+  const expectedGaps = runJson('timeline', '--format', 'json', ...demo).devices.reduce((a, d) => a + d.gaps.count, 0);
+  check(gaps > 0 && gaps === expectedGaps, `demo: every idle gap of tensormorph timeline is marked (${gaps} of ${expectedGaps})`);
+  await ctx.page.screenshot({ path: path.join(out, 'demo.png'), fullPage: true });
+  await ctx.page.locator('#timeline').screenshot({ path: path.join(out, 'demo-timeline.png') });
+  checkClean(ctx, 'demo');
+  await ctx.context.close();
+  const dark = await open(file, 'dark');
+  const bg = await dark.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  check(bg !== 'rgb(255, 255, 255)', `demo: dark mode changes the background (${bg})`);
+  check((await paintedPixels(dark.page)) > 200, 'demo: dark-mode timeline draws boxes');
+  await dark.page.screenshot({ path: path.join(out, 'demo-dark.png') });
+  checkClean(dark, 'demo dark');
+  await dark.context.close();
+}
+
+// 2. AlexNet on an A100, with the demo trace as the baseline (the diff view).
+{
+  const file = report('alexnet', alexnet, ['--baseline', demo[0]]);
+  const ctx = await open(file);
+  await checkKernels(ctx.page, alexnet, 'alexnet');
+  await checkTimeline(ctx.page, 'alexnet');
+  const diffRows = await ctx.page.$$eval('#diff-table tbody tr', (t) => t.length);
+  const diff = runJson('diff', '--format', 'json', demo[0], alexnet[0]);
+  check(await ctx.page.isVisible('#diff') && diffRows === diff.rows.length,
+    `alexnet: diff view shows ${diffRows} rows, tensormorph diff ${diff.rows.length}`);
+  await ctx.page.locator('#diff').screenshot({ path: path.join(out, 'alexnet-diff.png') });
+  checkClean(ctx, 'alexnet');
+  await ctx.context.close();
+}
+
+// 3. Nsight Compute exports: one point per kernel with counters.
+for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
+  const file = report(label, inputs);
+  const ctx = await open(file);
+  const expected = runJson('roofline', '--format', 'json', ...inputs).rows
+    .filter((r) => r.achieved_flops_per_s > 0 && r.arithmetic_intensity > 0);
+  const points = await ctx.page.$$eval('#roofline-chart circle.point', (c) => c.map((x) => x.dataset.name));
+  check(expected.length > 0 && points.length === expected.length &&
+    expected.every((r) => points.includes(r.name)), `${label}: roofline chart has ${points.length} points, roofline JSON ${expected.length} kernels with counters`);
+  const roofs = await ctx.page.$$eval('#roofline-chart polyline.roof', (p) => p.length);
+  check(roofs > 0, `${label}: the device's roof is drawn (${roofs})`);
+  await checkKernels(ctx.page, inputs, label);
+  await ctx.page.locator('#roofline').screenshot({ path: path.join(out, `${label}-roofline.png`) });
+  checkClean(ctx, label);
+  await ctx.context.close();
+}
+
+// 4. Two ranks of one job, against a saved baseline: lanes per rank, combined kernels table.
+{
+  const ranks = [0, 1].map((r) => path.join(shared, `kineto/hta/multirank_sampled/sampled_rank-${r}.json.gz`));
+  const base = path.join(out, 'rank0-baseline.json');
+  execFileSync(tm, ['baseline', 'save', '--quiet', ranks[0], '-o', base], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const file = report('multirank', ranks, ['--baseline', base]);
+  const ctx = await open(file);
+  await checkKernels(ctx.page, ranks, 'multirank');
+  await checkTimeline(ctx.page, 'multirank');
+  const lanes = await ctx.page.evaluate(() => window.__tm.data.timeline.lanes.map((l) => l.rank));
+  check(lanes.includes(0) && lanes.includes(1), `multirank: lanes for rank 0 and rank 1 (${lanes.length} lanes)`);
+  const diffRows = await ctx.page.$$eval('#diff-table tbody tr', (t) => t.length);
+  const both = path.join(out, 'ranks-baseline.json'); // `diff` takes one NEW: both ranks saved as one
+  execFileSync(tm, ['baseline', 'save', '--quiet', ...ranks, '-o', both], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const diff = runJson('diff', '--format', 'json', base, both);
+  check(diffRows === diff.rows.length, `multirank: diff against the saved baseline shows ${diffRows} rows, tensormorph diff ${diff.rows.length}`);
+  await ctx.page.locator('#timeline').screenshot({ path: path.join(out, 'multirank-timeline.png') });
+  checkClean(ctx, 'multirank');
+  await ctx.context.close();
+}
+
+// 5. A capped report: few raw boxes, the rest as buckets, and the page says so.
+{
+  const file = report('demo-capped', demo, ['--max-boxes', '300']);
+  const ctx = await open(file);
+  const state = await ctx.page.evaluate(() => ({ modes: window.__tm.timeline.stats.mode, note: !!document.getElementById('tl-capped') }));
+  check(state.note && state.modes.some((m) => m.includes('lod')), `demo-capped: bucketed lanes (${state.modes.join(', ')}) and a note about the cap`);
+  check((await paintedPixels(ctx.page)) > 200, 'demo-capped: bucketed timeline draws');
+  checkClean(ctx, 'demo-capped');
+  await ctx.context.close();
+}
+
+await browser.close();
+console.log(failures ? `report_test: ${failures} check(s) failed` : 'report_test: all checks passed');
+console.log(`report_test: screenshots and reports in ${out}`);
+process.exit(failures ? 1 : 0);
