@@ -19,11 +19,13 @@ constexpr int64_t kPowersOfTen[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
 // `scale` fraction digits, so no rounding. Anything else goes to the general parser.
 std::optional<int64_t> ParsePlainDecimal(std::string_view text, int scale) {
   if (scale < 0 || scale > 6 || text.empty() || text.size() > 19) return std::nullopt;
-  int64_t value = 0;
+  // Unsigned: 19 digits (no point) reach 9.99e18, beyond int64 but within uint64; those are
+  // refused below, after the loop, without signed overflow on the way.
+  uint64_t value = 0;
   int fraction_digits = -1;  // -1: no point seen
   for (char c : text) {
     if (IsDigit(c)) {
-      value = value * 10 + (c - '0');  // 19 characters hold at most 18 digits after a point
+      value = value * 10 + static_cast<uint64_t>(c - '0');
       if (fraction_digits >= 0) ++fraction_digits;
     } else if (c == '.' && fraction_digits < 0) {
       fraction_digits = 0;
@@ -34,7 +36,9 @@ std::optional<int64_t> ParsePlainDecimal(std::string_view text, int scale) {
   if (fraction_digits < 0 && text.size() > 18) return std::nullopt;  // 19 digits may overflow
   if (fraction_digits > scale || (fraction_digits == 0 && text.size() == 1)) return std::nullopt;
   int64_t result = 0;
-  if (__builtin_mul_overflow(value, kPowersOfTen[scale - std::max(fraction_digits, 0)], &result)) {
+  // At most 18 digits remain: value < 10^18 fits in int64.
+  if (__builtin_mul_overflow(static_cast<int64_t>(value),
+                             kPowersOfTen[scale - std::max(fraction_digits, 0)], &result)) {
     return std::nullopt;
   }
   return result;
