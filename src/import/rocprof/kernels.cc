@@ -78,7 +78,18 @@ Status ReadKernels(CsvFile* file, DeviceResolver* devices, Trace* trace, Warning
     k.start_ns = start_ns;
     k.duration_ns = duration_ns;
     k.name = trace->strings.Intern(row.at(c.name));
-    if (c.agent != kMissing) k.device = devices->Resolve(row.at(c.agent));
+    if (c.agent != kMissing) {
+      // Every kernel ran on a GPU agent; a row naming none (damaged text, a CPU agent) cannot be
+      // placed, and a kernel without a device would be counted on none (found by fuzzing).
+      k.device = devices->Resolve(row.at(c.agent));
+      if (k.device == kNoDevice) {
+        warnings->Row(file->path(), row.line,
+                      fmt::format("agent '{}' is not a GPU agent: row skipped",
+                                  row.at(c.agent).substr(0, 40)));
+        ++trace->counts.skipped;
+        continue;
+      }
+    }
     if (c.correlation != kMissing) k.link.correlation = Count(row, c.correlation);
     ReadLaunchConfiguration(c, row, &k);
     trace->kernels.push_back(k);
