@@ -86,6 +86,19 @@ void DeviceResolver::Forget(size_t count) {
   std::erase_if(devices_, [count](const auto& entry) { return entry.second >= count; });
 }
 
+uint32_t DeviceResolver::Unrecorded() {
+  const auto key = std::make_pair(-1, int64_t{-1});
+  if (auto it = devices_.find(key); it != devices_.end()) return it->second;
+  Device d;
+  d.backend = Backend::kRocm;
+  d.vendor = "AMD";
+  d.trace_id = -1;
+  const auto index = static_cast<uint32_t>(trace_->devices.size());
+  trace_->devices.push_back(std::move(d));
+  devices_.emplace(key, index);
+  return index;
+}
+
 uint32_t DeviceResolver::Resolve(std::string_view agent_text) {
   std::optional<AgentRef> ref = ParseAgent(agent_text);
   if (!ref || ref->space == AgentRef::Space::kCpu) return kNoDevice;

@@ -46,6 +46,9 @@ class DeviceResolver {
       : agents_(agents), trace_(trace) {}
   // The device of a GPU agent; kNoDevice for a CPU agent, an empty or unreadable id.
   uint32_t Resolve(std::string_view agent_text);
+  // One device for the kernels of a file without an agent column (every kernel ran on some GPU;
+  // which one the file does not say).
+  uint32_t Unrecorded();
   // Whether the id names a CPU agent ("CPU N", or a CPU in agent_info).
   bool IsHost(std::string_view agent_text) const;
   // Forgets the devices from index `count` on (the caller took them back out of the trace).

@@ -78,7 +78,9 @@ Status ReadKernels(CsvFile* file, DeviceResolver* devices, Trace* trace, Warning
     k.start_ns = start_ns;
     k.duration_ns = duration_ns;
     k.name = trace->strings.Intern(row.at(c.name));
-    if (c.agent != kMissing) {
+    if (c.agent == kMissing) {
+      k.device = devices->Unrecorded();
+    } else {
       // Every kernel ran on a GPU agent; a row naming none (damaged text, a CPU agent) cannot be
       // placed, and a kernel without a device would be counted on none (found by fuzzing).
       k.device = devices->Resolve(row.at(c.agent));
