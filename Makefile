@@ -37,13 +37,15 @@ test: build
 	@JOBS=$(JOBS) scripts/sanitize.sh
 
 # The hostile-input suite alone (part of `make test`): the tests under ASan + UBSan, every fuzz
-# harness for TM_FUZZ_SECONDS (default 20) each, ThreadSanitizer on the parallel importer.
+# harness on a fixed seed for TM_FUZZ_RUNS inputs (default 4000) each, ThreadSanitizer on the
+# parallel importer.
 sanitize: setup
 	@JOBS=$(JOBS) scripts/sanitize.sh
 
-# Longer fuzzing of an existing sanitizer build: make fuzz TM_FUZZ_SECONDS=600
+# Exploratory fuzzing of an existing sanitizer build (random seed, corpus kept):
+# make fuzz TM_FUZZ_SECONDS=600
 fuzz:
-	@scripts/fuzz.sh build-sanitize
+	@TM_FUZZ_SECONDS=$${TM_FUZZ_SECONDS:-60} scripts/fuzz.sh build-sanitize
 
 bench: build
 	@bench/run.sh

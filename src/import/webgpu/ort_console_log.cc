@@ -39,7 +39,11 @@ std::string InputsFromShapes(std::string_view text) {
     types.push_back(std::string(type));
   }
   if (dims.empty()) return {};
-  return fmt::format("{{\"dims\": {}, \"types\": {}}}", dims.dump(), types.dump());
+  // The log is text, not JSON: a type name may hold bytes that are not UTF-8, which dump() would
+  // throw on (found by fuzzing).
+  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+  return fmt::format("{{\"dims\": {}, \"types\": {}}}", dims.dump(-1, ' ', false, kReplace),
+                     types.dump(-1, ' ', false, kReplace));
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 constexpr int64_t kRooflineDevice = 0;
 
 std::string Json(const std::string& text) {
-  return nlohmann::json(text).dump();
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string FileName(const std::string& path) {
