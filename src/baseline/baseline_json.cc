@@ -292,6 +292,9 @@ StatusOr<Baseline> ParseBaseline(std::string_view text) {
                                        offset >= text.size() ? "it ends early" : "damaged",
                                        ParseErrorReason(e.what())),
                            PositionInText(text, offset));
+  } catch (const json::exception& e) {  // a number beyond double's range (out_of_range.406)
+    return UnreadableInput(
+        fmt::format("baseline is not readable JSON: {}", ParseErrorReason(e.what())));
   }
   Baseline baseline;
   if (Status s = ReadDocument(Checker(text), doc, &baseline); !s.ok()) return s;

@@ -480,6 +480,8 @@ StatusOr<std::vector<DeviceSpec>> ApplyDeviceSpecText(std::string_view text,
     if (size_t p = what.find("parse error"); p != std::string::npos) what = what.substr(p);
     return UnreadableInput(fmt::format("{}:{}: not valid JSON: {}", path,
                                        LineColumn(text, e.byte ? e.byte - 1 : 0), what));
+  } catch (const json::exception& e) {  // a number beyond double's range
+    return UnreadableInput(fmt::format("{}: not readable JSON: {}", path, e.what()));
   }
   if (!doc.is_object()) {
     return UnreadableInput(fmt::format(

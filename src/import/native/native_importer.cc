@@ -29,6 +29,8 @@ Status LocateSyntaxError(const Status& status, std::string_view text, const Fiel
     std::string what = error.what();
     if (size_t colon = what.rfind(": "); colon != std::string::npos) what = what.substr(colon + 2);
     return fields.ErrorAt(text.data() + at, fmt::format("not valid JSON: {}", what));
+  } catch (const nlohmann::json::exception&) {
+    // Valid syntax that nlohmann cannot hold (a number beyond double's range): keep simdjson's.
   }
   return status;
 }

@@ -114,6 +114,8 @@ StatusOr<Trace> OrtImporter::Import(const std::string& path, const ImportOptions
         "before it",
         path, line, column, partial.size());
     doc = std::move(partial);
+  } catch (const json::exception& error) {  // a number beyond double's range (found by fuzzing)
+    return UnreadableInput(fmt::format("not readable JSON: {}", error.what()));
   }
   if (!doc.is_array()) {
     return UnreadableInput("not an ONNX Runtime profile: expected a JSON array of events",
