@@ -97,17 +97,26 @@ Json OrNull(const std::optional<double>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
 
+}  // namespace
+
+Json OpPlacementsJson(const std::vector<OpPlacement>& placements) {
+  Json out = Json::array();
+  for (const OpPlacement& p : placements) {
+    out.push_back({{"backend", BackendName(p.backend)},
+                   {"device", p.device},
+                   {"device_ns", p.device_ns},
+                   {"kernels", p.kernels}});
+  }
+  return out;
+}
+
+namespace {
+
 void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces, const OpQuery& query,
                 const OpSummary& summary) {
   Json rows = Json::array();
   for (const OpRow& r : summary.rows) {
-    Json placements = Json::array();
-    for (const OpPlacement& p : r.placements) {
-      placements.push_back({{"backend", BackendName(p.backend)},
-                            {"device", p.device},
-                            {"device_ns", p.device_ns},
-                            {"kernels", p.kernels}});
-    }
+    Json placements = OpPlacementsJson(r.placements);
     Json kernels = Json::array();
     for (const OpKernel& k : r.top_kernels) {
       kernels.push_back({{"name", k.name}, {"count", k.count}, {"total_ns", k.total_ns}});

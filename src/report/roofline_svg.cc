@@ -10,6 +10,7 @@
 #include <set>
 
 #include "model/time.h"
+#include "report/markup_escape.h"
 
 namespace tensormorph {
 namespace {
@@ -27,38 +28,6 @@ constexpr size_t kShortNameLength = 36;
 // colour-blind-safe among themselves).
 constexpr std::array<const char*, kPrecisionCount> kColour = {
     "#777777", "#7b3294", "#1f5fa8", "#1b9e77", "#d95f02", "#8c510a", "#4d9221", "#c51b7d"};
-
-std::string Escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // Control characters other than tab and newline are not allowed in XML 1.0 at all.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
 
 // 344.2 G: rates span many orders of magnitude, SI prefixes keep them readable.
 std::string Si(double v, int digits = 4) {
@@ -168,7 +137,8 @@ class Svg {
     body_ += '\n';
   }
   void Text(double x, double y, std::string_view text, std::string_view attrs = {}) {
-    Add(fmt::format(R"(<text x="{:.2f}" y="{:.2f}" {}>{}</text>)", x, y, attrs, Escape(text)));
+    Add(fmt::format(R"(<text x="{:.2f}" y="{:.2f}" {}>{}</text>)", x, y, attrs,
+                    EscapeMarkup(text)));
   }
   void Line(double x1, double y1, double x2, double y2, std::string_view attrs) {
     Add(fmt::format(R"(<line x1="{:.2f}" y1="{:.2f}" x2="{:.2f}" y2="{:.2f}" {}/>)", x1, y1, x2, y2,
@@ -309,7 +279,7 @@ void DrawDots(Svg& svg, const std::vector<const RooflineRow*>& rows, const LogAx
         fmt::format(R"(<circle cx="{:.2f}" cy="{:.2f}" r="{:.2f}" fill="{}" fill-opacity="0.65" )"
                     R"(stroke="{}" stroke-width="1"><title>{}</title></circle>)",
                     x.At(r.arithmetic_intensity), y.At(*r.achieved_flops_per_s), Radius(r, max_ns),
-                    kColour[p], kColour[p], Escape(Tooltip(r))));
+                    kColour[p], kColour[p], EscapeMarkup(Tooltip(r))));
   }
   for (size_t k = 0; k < std::min(kLabelledDots, order.size()); ++k) {
     const RooflineRow& r = *rows[order[k]];

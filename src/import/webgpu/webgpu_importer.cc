@@ -28,8 +28,8 @@ bool HasProfilingRecord(std::string_view head) {
   for (size_t at = head.find(kOrtProfilingMarker); at != std::string_view::npos;
        at = head.find(kOrtProfilingMarker, at + 1)) {
     const size_t end = head.find('\n', at);
-    std::string_view line = head.substr(at, end == std::string_view::npos ? head.size() - at
-                                                                          : end - at);
+    std::string_view line =
+        head.substr(at, end == std::string_view::npos ? head.size() - at : end - at);
     if (line.ends_with('\r')) line.remove_suffix(1);
     constexpr std::string_view kTime = "execution time: ";
     const size_t time = line.rfind(kTime);

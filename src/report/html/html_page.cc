@@ -5,32 +5,10 @@
 #include <string_view>
 
 #include "report/html/assets_embedded.h"
+#include "report/markup_escape.h"
 
 namespace tensormorph {
 namespace {
-
-std::string EscapeText(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 // JSON inside <script type="application/json">: "</" would end the element early, so every "<"
 // becomes \u003c (valid JSON, same string).
@@ -62,7 +40,7 @@ std::string RenderReportHtml(const Json& model, const std::string& title) {
   const std::string json = model.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string page(html_assets::kPage);
   // Title first and data last: inserted text is never searched for a later marker.
-  Replace(&page, "@@TITLE@@", EscapeText(title));
+  Replace(&page, "@@TITLE@@", EscapeMarkup(title));
   Replace(&page, "/*@@CSS@@*/", html_assets::kCss);
   Replace(&page, "/*@@JS@@*/", html_assets::kJs);
   Replace(&page, "@@DATA@@", ScriptSafe(json));

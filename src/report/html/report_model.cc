@@ -9,6 +9,7 @@
 
 #include "analysis/occupancy/occupancy.h"
 #include "model/precision.h"
+#include "report/ops_report.h"
 
 namespace tensormorph {
 namespace {
@@ -173,13 +174,7 @@ Json Kernels(const ReportData& data) {
 Json Ops(const OpSummary& ops) {
   Json rows = Json::array();
   for (const OpRow& r : ops.rows) {
-    Json placements = Json::array();
-    for (const OpPlacement& p : r.placements) {
-      placements.push_back({{"backend", BackendName(p.backend)},
-                            {"device", p.device},
-                            {"device_ns", p.device_ns},
-                            {"kernels", p.kernels}});
-    }
+    Json placements = OpPlacementsJson(r.placements);
     Json top = Json::array();
     for (const OpKernel& k : r.top_kernels) top.push_back({k.name, k.count, k.total_ns});
     rows.push_back({{"name", r.name},
