@@ -9,12 +9,12 @@
 #include "baseline/build.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/profile_input.h"
 
 namespace tensormorph {
 namespace {
 
 // Matches the --version text in main.cc.
-constexpr const char* kCreatedBy = "tensormorph 0.1.0";
 
 struct BaselineOptions {
   CommonOptions common;
@@ -44,7 +44,7 @@ CommandRunner AddBaselineCommand(CLI::App* app) {
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
-    const Baseline baseline = BuildBaseline(Pointers(traces), kCreatedBy);
+    const Baseline baseline = BuildBaseline(Pointers(traces), kTensormorphVersion);
     // Written only once every input has been read: a failed run leaves an old baseline intact.
     if (Status s = WriteBaselineFile(options->output, baseline); !s.ok()) {
       std::cerr << fmt::format("tensormorph: error: {}: {}\n", options->output, s.message());

@@ -7,16 +7,13 @@
 #include <memory>
 
 #include "analysis/diff/diff.h"
-#include "baseline/baseline_file.h"
-#include "baseline/build.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/profile_input.h"
 #include "report/diff_report.h"
 
 namespace tensormorph {
 namespace {
-
-constexpr const char* kCreatedBy = "tensormorph 0.1.0";
 
 struct DiffCommandOptions {
   CommonOptions common;  // inputs unused: BASE and NEW are read one by one
@@ -28,40 +25,6 @@ struct DiffCommandOptions {
   size_t top = 0;
   std::string kind = "all";
 };
-
-// A baseline file as it is, or a trace summarised into one.
-int LoadProfile(const DiffCommandOptions& options, const std::string& path, Baseline* profile,
-                DiffSource* source) {
-  source->path = path;
-  StatusOr<std::optional<Baseline>> saved = ReadBaselineFile(path);
-  if (!saved.ok()) {
-    const Status& s = saved.status();
-    std::string where = path;
-    if (s.position().line > 0) {
-      where += fmt::format(":{}:{}", s.position().line, s.position().column);
-    }
-    std::cerr << fmt::format("tensormorph: error: {}: {}\n", where, s.message());
-    return kExitUnreadable;
-  }
-  if (saved->has_value()) {
-    *profile = std::move(**saved);
-    source->is_baseline = true;
-    return kExitOk;
-  }
-  CommonOptions load = options.common;
-  load.inputs = {path};
-  std::vector<Trace> traces;
-  if (int rc = LoadInputs(load, &traces); rc != kExitOk) {
-    std::cerr << fmt::format(
-        "tensormorph: note: {}: diff reads a trace or a baseline saved by `tensormorph baseline "
-        "save` (\"schema\": \"{}\")\n",
-        path, kBaselineSchema);
-    return rc;
-  }
-  PrintWarnings(traces);
-  *profile = BuildBaseline(Pointers(traces), kCreatedBy);
-  return kExitOk;
-}
 
 }  // namespace
 
@@ -103,10 +66,14 @@ CommandRunner AddDiffCommand(CLI::App* app) {
   return [options]() {
     Baseline base, next;
     DiffSource base_source, next_source;
-    if (int rc = LoadProfile(*options, options->base, &base, &base_source); rc != kExitOk) {
+    base_source.path = options->base;
+    next_source.path = options->next;
+    if (int rc = LoadProfile(options->common, options->base, &base, &base_source.is_baseline);
+        rc != kExitOk) {
       return rc;
     }
-    if (int rc = LoadProfile(*options, options->next, &next, &next_source); rc != kExitOk) {
+    if (int rc = LoadProfile(options->common, options->next, &next, &next_source.is_baseline);
+        rc != kExitOk) {
       return rc;
     }
     DiffOptions diff;

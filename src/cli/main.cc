@@ -7,11 +7,12 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/profile_input.h"
 
 int main(int argc, char** argv) {
   CLI::App app("tensormorph: which kernel ran where, for how long, and how well", "tensormorph");
   app.require_subcommand(1);
-  app.set_version_flag("--version", "tensormorph 0.1.0");
+  app.set_version_flag("--version", tensormorph::kTensormorphVersion);
   std::map<std::string, tensormorph::CommandRunner> commands = {
       {"info", tensormorph::AddInfoCommand(&app)},
       {"kernels", tensormorph::AddKernelsCommand(&app)},

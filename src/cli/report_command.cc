@@ -15,18 +15,16 @@
 #include "analysis/roofline.h"
 #include "analysis/steps/steps.h"
 #include "analysis/timeline/timeline.h"
-#include "baseline/baseline_file.h"
 #include "baseline/build.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/profile_input.h"
 #include "devices/device_db.h"
 #include "report/html/html_page.h"
 #include "report/html/report_model.h"
 
 namespace tensormorph {
 namespace {
-
-constexpr const char* kCreatedBy = "tensormorph 0.1.0";
 
 struct ReportOptions {
   CommonOptions common;
@@ -36,34 +34,6 @@ struct ReportOptions {
   double threshold = 5;
   size_t max_boxes = 100'000;
 };
-
-struct LinkedInput {
-  TraceLinks links;
-  std::vector<Step> steps;
-  std::vector<int32_t> step_of_kernels, step_of_transfers;
-};
-
-// The baseline as a saved file, or a trace summarised into one (as `tensormorph diff` does).
-int LoadBase(const ReportOptions& options, Baseline* base, bool* is_baseline) {
-  StatusOr<std::optional<Baseline>> saved = ReadBaselineFile(options.baseline);
-  if (!saved.ok()) {
-    std::cerr << fmt::format("tensormorph: error: {}: {}\n", options.baseline,
-                             saved.status().message());
-    return kExitUnreadable;
-  }
-  if (saved->has_value()) {
-    *base = std::move(**saved);
-    *is_baseline = true;
-    return kExitOk;
-  }
-  CommonOptions load = options.common;
-  load.inputs = {options.baseline};
-  std::vector<Trace> traces;
-  if (int rc = LoadInputs(load, &traces); rc != kExitOk) return rc;
-  PrintWarnings(traces);
-  *base = BuildBaseline(Pointers(traces), kCreatedBy);
-  return kExitOk;
-}
 
 }  // namespace
 
@@ -97,23 +67,22 @@ CommandRunner AddReportCommand(CLI::App* app) {
       Baseline base;
       diff.emplace();
       diff->base_path = options->baseline;
-      if (int rc = LoadBase(*options, &base, &diff->base_is_baseline); rc != kExitOk) return rc;
+      if (int rc = LoadProfile(options->common, options->baseline, &base, &diff->base_is_baseline);
+          rc != kExitOk) {
+        return rc;
+      }
       diff->options.threshold_percent = options->threshold;
-      diff->result = DiffProfiles(base, BuildBaseline(Pointers(traces), kCreatedBy), diff->options);
+      diff->result =
+          DiffProfiles(base, BuildBaseline(Pointers(traces), kTensormorphVersion), diff->options);
     }
-    std::vector<LinkedInput> linked(traces.size());
+    std::vector<LinkedTrace> linked(traces.size());
     std::vector<TimelineInput> timeline_inputs;
     ReportData data;
     data.traces = Pointers(traces);
     for (size_t i = 0; i < traces.size(); ++i) {
-      LinkedInput& l = linked[i];
-      l.links = LinkTrace(traces[i]);
-      l.steps = FindSteps(traces[i]);
-      l.step_of_kernels = StepOfKernels(traces[i], l.links, l.steps);
-      l.step_of_transfers = StepOfTransfers(traces[i], l.links, l.steps);
-      timeline_inputs.push_back(
-          {&traces[i], &l.links, &l.steps, &l.step_of_kernels, &l.step_of_transfers});
-      data.links.push_back(&l.links);
+      linked[i] = LinkForTimeline(traces[i]);
+      timeline_inputs.push_back(linked[i].Input());
+      data.links.push_back(&linked[i].links);
     }
     data.timeline_options.min_gap_ns = std::llround(options->gap_us * 1000.0);
     const TimelineResult timeline = AnalyzeTimeline(timeline_inputs, data.timeline_options);

@@ -19,13 +19,6 @@ struct TimelineCommandOptions {
   bool gaps = false;
 };
 
-// What the linking and step stages found in one input; TimelineInput points into it.
-struct LinkedInput {
-  TraceLinks links;
-  std::vector<Step> steps;
-  std::vector<int32_t> step_of_kernels, step_of_transfers;
-};
-
 }  // namespace
 
 CommandRunner AddTimelineCommand(CLI::App* app) {
@@ -50,15 +43,11 @@ CommandRunner AddTimelineCommand(CLI::App* app) {
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
-    std::vector<LinkedInput> linked(traces.size());
+    std::vector<LinkedTrace> linked(traces.size());
     std::vector<TimelineInput> inputs;
     for (size_t i = 0; i < traces.size(); ++i) {
-      LinkedInput& l = linked[i];
-      l.links = LinkTrace(traces[i]);
-      l.steps = FindSteps(traces[i]);
-      l.step_of_kernels = StepOfKernels(traces[i], l.links, l.steps);
-      l.step_of_transfers = StepOfTransfers(traces[i], l.links, l.steps);
-      inputs.push_back({&traces[i], &l.links, &l.steps, &l.step_of_kernels, &l.step_of_transfers});
+      linked[i] = LinkForTimeline(traces[i]);
+      inputs.push_back(linked[i].Input());
     }
     TimelineOptions analysis;
     analysis.min_gap_ns = std::llround(options->gap_us * 1000.0);

@@ -133,4 +133,14 @@ TimelineResult AnalyzeTimeline(const std::vector<TimelineInput>& inputs,
   return result;
 }
 
+LinkedTrace LinkForTimeline(const Trace& trace) {
+  LinkedTrace out;
+  out.trace = &trace;
+  out.links = LinkTrace(trace);
+  out.steps = FindSteps(trace);
+  out.step_of_kernels = StepOfKernels(trace, out.links, out.steps);
+  out.step_of_transfers = StepOfTransfers(trace, out.links, out.steps);
+  return out;
+}
+
 }  // namespace tensormorph

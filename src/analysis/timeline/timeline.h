@@ -129,6 +129,19 @@ struct TimelineInput {
   const std::vector<int32_t>* step_of_transfers = nullptr;  // StepOfTransfers
 };
 
+// The linking and step stages run on one trace: what its TimelineInput points into, so it must
+// stay alive and unmoved while the input is used.
+struct LinkedTrace {
+  const Trace* trace = nullptr;
+  TraceLinks links;
+  std::vector<Step> steps;
+  std::vector<int32_t> step_of_kernels, step_of_transfers;
+  TimelineInput Input() const {
+    return {trace, &links, &steps, &step_of_kernels, &step_of_transfers};
+  }
+};
+LinkedTrace LinkForTimeline(const Trace& trace);
+
 TimelineResult AnalyzeTimeline(const std::vector<TimelineInput>& inputs,
                                const TimelineOptions& options);
 
