@@ -1,13 +1,16 @@
-// `tensormorph info` on every file of ../shared/data/other and ../shared/data/kineto/jax_xplane
-// (the other-backends issue's "done means"): each real file is read with the right format,
-// backend and devices, or — for files that hold no dispatches (statistics, summaries, allocation
-// traces, counter files without times) — refused with a message that says what to read instead.
-// The table below is written from PROVENANCE.md and the files' headers; a file added to the data
-// folders without a row here fails the last test.
+// `tensormorph info` on every file of ../shared/data that no oracle test of its own reads (the
+// Kineto traces have tests/kineto_oracle_test.cc, the Nsight Systems exports
+// tests/nsys_sql_oracle_test.cc): each real file is read with the right format, backend and
+// devices, or — for files that hold no dispatches (statistics, summaries, allocation traces,
+// counter files without times, a peer tool's result tables, command lines) — refused with a
+// message that says what it is. The table below is written from PROVENANCE.md and the files'
+// headers; a file added to the data folder without an expectation fails the last test.
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -28,45 +31,87 @@ struct Expected {
   std::string error;  // part of the error message when refused
 };
 
+constexpr const char* kNotATrace = "not a trace format tensormorph reads";
+constexpr const char* kNsysStats = "an `nsys stats` report";
+
+// TraceLens's own comparison tables of the Qwen pair (kineto/tracelens_pairs/reference_qwen/):
+// results of a peer tool, not traces. Several are empty (no rows only in one side).
+Expected ForTraceLensTable(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const bool blank = text.find_first_not_of(" \t\r\n") == std::string::npos;
+  return {"", "", 0, blank ? "the file holds only whitespace" : kNotATrace};
+}
+
 const std::map<std::string, Expected>& Table() {
-  static const std::map<std::string, Expected> kTable = {
-      {"kineto/jax_xplane/jax06_mi300_conv3d.legacy.xplane.pb", {"jax-xplane", "rocm", 2, ""}},
-      {"kineto/jax_xplane/jax08_mi300_conv3d.tw003.xplane.pb", {"jax-xplane", "rocm", 8, ""}},
-      {"other/onnxruntime/onnxruntime_profile_cpu_ort1.30.0_generated.json",
-       {"onnxruntime", "cpu", 1, ""}},
-      // rocprof-compute: every table of a workload reads the workload.
-      {"other/rocprof_compute/no_roof_MI350/SQ_LEVEL_WAVES.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprof_compute/no_roof_MI350/pmc_perf_0.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprof_compute/no_roof_MI350/sysinfo.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprof_compute/vcopy_MI200/SQ_LEVEL_WAVES.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprof_compute/vcopy_MI200/pmc_dispatch_info.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprof_compute/vcopy_MI200/pmc_perf.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprof_compute/vcopy_MI200/roofline.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprof_compute/vcopy_MI200/sysinfo.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprof_compute/vcopy_MI200/timestamps.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprof_compute/vcopy_MI300X_A1/pmc_perf.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprof_compute/vcopy_MI300X_A1/sysinfo.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprof_compute/vcopy_MI300X_A1/timestamps.csv", {"rocprof", "rocm", 1, ""}},
-      // rocprofv3 (current): the traces, and the files that hold no dispatches.
-      {"other/rocprofv3/counter_collection.csv", {"", "", 0, "read the run's kernel_trace.csv"}},
-      {"other/rocprofv3/hip_api_stats.csv", {"", "", 0, "a rocprofv3 statistics file"}},
-      {"other/rocprofv3/hip_domain_stats.csv", {"", "", 0, "a rocprofv3 statistics file"}},
-      {"other/rocprofv3/hip_trace.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprofv3/kernel_trace.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprofv3/kernel_trace_truncated.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprofv3/memory_allocation_trace.csv",
-       {"", "", 0, "a rocprofv3 memory allocation trace"}},
-      {"other/rocprofv3/memory_copy_trace.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprofv3/rocpd-to-csv.csv", {"rocprof", "", 0, ""}},  // HIP API calls only
-      {"other/rocprofv3/scratch_memory_trace.csv", {"", "", 0, "a rocprofv3 scratch memory trace"}},
-      {"other/rocprofv3/summary.txt", {"", "", 0, "a rocprofv3 summary (-S)"}},
-      // rocprofv3 (ROCm 6.2): kernel_names.csv is a counter collection despite its name.
-      {"other/rocprofv3_rocm62/counter_collection.csv",
-       {"", "", 0, "read the run's kernel_trace.csv"}},
-      {"other/rocprofv3_rocm62/kernel_names.csv", {"", "", 0, "read the run's kernel_trace.csv"}},
-      {"other/rocprofv3_rocm62/kernel_trace.csv", {"rocprof", "rocm", 1, ""}},
-      {"other/rocprofv3_rocm62/memory_copy_trace.csv", {"rocprof", "rocm", 1, ""}},
-  };
+  static const std::map<std::string, Expected> kTable = [] {
+    std::map<std::string, Expected> table = {
+        {"kineto/jax_xplane/jax06_mi300_conv3d.legacy.xplane.pb", {"jax-xplane", "rocm", 2, ""}},
+        {"kineto/jax_xplane/jax08_mi300_conv3d.tw003.xplane.pb", {"jax-xplane", "rocm", 8, ""}},
+        {"other/onnxruntime/onnxruntime_profile_cpu_ort1.30.0_generated.json",
+         {"onnxruntime", "cpu", 1, ""}},
+        // rocprof-compute: every table of a workload reads the workload.
+        {"other/rocprof_compute/no_roof_MI350/SQ_LEVEL_WAVES.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprof_compute/no_roof_MI350/pmc_perf_0.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprof_compute/no_roof_MI350/sysinfo.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprof_compute/vcopy_MI200/SQ_LEVEL_WAVES.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprof_compute/vcopy_MI200/pmc_dispatch_info.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprof_compute/vcopy_MI200/pmc_perf.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprof_compute/vcopy_MI200/roofline.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprof_compute/vcopy_MI200/sysinfo.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprof_compute/vcopy_MI200/timestamps.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprof_compute/vcopy_MI300X_A1/pmc_perf.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprof_compute/vcopy_MI300X_A1/sysinfo.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprof_compute/vcopy_MI300X_A1/timestamps.csv", {"rocprof", "rocm", 1, ""}},
+        // rocprofv3 (current): the traces, and the files that hold no dispatches.
+        {"other/rocprofv3/counter_collection.csv", {"", "", 0, "read the run's kernel_trace.csv"}},
+        {"other/rocprofv3/hip_api_stats.csv", {"", "", 0, "a rocprofv3 statistics file"}},
+        {"other/rocprofv3/hip_domain_stats.csv", {"", "", 0, "a rocprofv3 statistics file"}},
+        {"other/rocprofv3/hip_trace.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprofv3/kernel_trace.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprofv3/kernel_trace_truncated.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprofv3/memory_allocation_trace.csv",
+         {"", "", 0, "a rocprofv3 memory allocation trace"}},
+        {"other/rocprofv3/memory_copy_trace.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprofv3/rocpd-to-csv.csv", {"rocprof", "", 0, ""}},  // HIP API calls only
+        {"other/rocprofv3/scratch_memory_trace.csv",
+         {"", "", 0, "a rocprofv3 scratch memory trace"}},
+        {"other/rocprofv3/summary.txt", {"", "", 0, "a rocprofv3 summary (-S)"}},
+        // rocprofv3 (ROCm 6.2): kernel_names.csv is a counter collection despite its name.
+        {"other/rocprofv3_rocm62/counter_collection.csv",
+         {"", "", 0, "read the run's kernel_trace.csv"}},
+        {"other/rocprofv3_rocm62/kernel_names.csv", {"", "", 0, "read the run's kernel_trace.csv"}},
+        {"other/rocprofv3_rocm62/kernel_trace.csv", {"rocprof", "rocm", 1, ""}},
+        {"other/rocprofv3_rocm62/memory_copy_trace.csv", {"rocprof", "rocm", 1, ""}},
+        // TensorFlow on 8 NVIDIA GPUs: device_vendor is empty, the compute capability says NVIDIA;
+        // three of the eight GPUs ran something in this capture.
+        {"kineto/xplane_nvidia/tf_gpu_multiworker_8gpu.xplane.pb", {"jax-xplane", "cuda", 3, ""}},
+        // Nsight Compute: one launch per export, whatever the page or section.
+        {"nvidia/ncu_csv/llmperfopt_error_raw.csv", {"", "", 0, "Nsight Compute (ncu) failed"}},
+        {"nvidia/ncu_csv/llmperfopt_k0001_ncu.details.csv", {"ncu-csv", "cuda", 1, ""}},
+        {"nvidia/ncu_csv/llmperfopt_k0001_ncu.metrics.csv", {"ncu-csv", "cuda", 1, ""}},
+        {"nvidia/ncu_csv/llmperfopt_k0001_ncu.section_Occupancy.csv", {"ncu-csv", "cuda", 1, ""}},
+        {"nvidia/ncu_csv/llmperfopt_k0001_ncu.section_SpeedOfLight.csv",
+         {"ncu-csv", "cuda", 1, ""}},
+        {"nvidia/ncu_csv/llmperfopt_k0001_ncu.section_SpeedOfLight_RooflineChart.csv",
+         {"ncu-csv", "cuda", 1, ""}},
+        {"nvidia/ncu_csv/llmperfopt_k0004_ncu.details.csv", {"ncu-csv", "cuda", 1, ""}},
+        {"nvidia/ncu_csv/llmperfopt_ncu-v2_command.yaml", {"", "", 0, kNotATrace}},
+        // `nsys stats` summaries hold no launches; the command lines beside them are not traces.
+        {"nvidia/nsys_stats_csv/llmperfopt_clip_cuda_gpu_kern_sum.csv", {"", "", 0, kNsysStats}},
+        {"nvidia/nsys_stats_csv/llmperfopt_decode_cuda_gpu_kern_sum.csv", {"", "", 0, kNsysStats}},
+        {"nvidia/nsys_stats_csv/llmperfopt_projector_cuda_gpu_kern_sum.csv",
+         {"", "", 0, kNsysStats}},
+        {"nvidia/nsys_stats_csv/llmperfopt_clip_nsys_cmd.txt", {"", "", 0, kNotATrace}},
+        {"nvidia/nsys_stats_csv/llmperfopt_decode_nsys_cmd.txt", {"", "", 0, kNotATrace}},
+        {"nvidia/nsys_stats_csv/llmperfopt_projector_nsys_cmd.txt", {"", "", 0, kNotATrace}},
+    };
+    const fs::path tables = fs::path(TM_SHARED_DATA) / "kineto/tracelens_pairs/reference_qwen";
+    for (const auto& entry : fs::directory_iterator(tables)) {
+      table[fs::relative(entry.path(), TM_SHARED_DATA).string()] = ForTraceLensTable(entry.path());
+    }
+    return table;
+  }();
   return kTable;
 }
 
@@ -104,15 +149,24 @@ INSTANTIATE_TEST_SUITE_P(Data, EverySampleInfo, ::testing::ValuesIn(Files()),
                            return name;
                          });
 
+// Every file of the data folder has an expectation: here, or in the oracle test of its format.
+bool HasOracleTestOfItsOwn(const std::string& relative) {
+  auto ends_with = [&](std::string_view suffix) { return relative.ends_with(suffix); };
+  if (relative.starts_with("kineto/") && ends_with(".json.gz")) return true;  // kineto_oracle
+  if (relative.starts_with("nvidia/nsys_sqlite/") && ends_with(".sqlite")) return true;
+  return relative.starts_with("licenses/") || relative == "PROVENANCE.md";
+}
+
 TEST(EverySampleInfoTable, CoversEveryFile) {
-  for (const std::string folder : {"other", "kineto/jax_xplane"}) {
-    for (const auto& entry :
-         fs::recursive_directory_iterator(std::string(TM_SHARED_DATA) + "/" + folder)) {
-      if (!entry.is_regular_file()) continue;
-      const std::string relative = fs::relative(entry.path(), TM_SHARED_DATA).string();
-      EXPECT_TRUE(Table().count(relative)) << relative << " has no expectation";
-    }
+  size_t files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(TM_SHARED_DATA)) {
+    if (!entry.is_regular_file()) continue;
+    ++files;
+    const std::string relative = fs::relative(entry.path(), TM_SHARED_DATA).string();
+    EXPECT_TRUE(Table().count(relative) || HasOracleTestOfItsOwn(relative))
+        << relative << " has no expectation";
   }
+  EXPECT_GE(files, 129u) << "the data folder shrank: " << TM_SHARED_DATA;
 }
 
 }  // namespace

@@ -344,7 +344,7 @@ const fs::path& KinetoDir() {
   return dir;
 }
 
-constexpr size_t kMinTraces = 17;
+constexpr size_t kMinTraces = 32;
 
 std::vector<std::string> DiscoverTraces() {  // paths relative to kineto/, sorted
   std::vector<std::string> out;
@@ -371,11 +371,14 @@ std::optional<FileExpectation> ExpectationFor(const std::string& rel) {
   if (rel == "hta/cpu_only_rank34.pt.trace.json.gz") return FileExpectation{false, ""};
   // Only cuda_profiler_range events: a CUDA trace without any kernel row.
   if (rel == "hta/cupti_profiler_counters_trace.json.gz") return FileExpectation{false, "cuda"};
+  // tracelens_pairs/: the same models on an H100 (CUDA) and an MI300X (ROCm).
+  if (starts("tracelens_pairs/h100_")) return FileExpectation{true, "cuda"};
+  if (starts("tracelens_pairs/mi300_")) return FileExpectation{true, "rocm"};
   if (rel == "hta/alexnet_a100_cuda_sync_trace.json.gz" ||
       rel == "hta/inference_rank_1_oldformat.json.gz" ||
       rel == "hta/nccl_2rank_rank0_a100.json.gz" || rel == "hta/triton_example.json.gz" ||
       starts("hta/multirank_sampled/") || starts("hta/trace_diff/") ||
-      starts("hta/trace_compare/")) {
+      starts("hta/trace_compare/") || starts("param_dlrm_8rank/") || starts("hta_cudagraph/")) {
     return FileExpectation{true, "cuda"};
   }
   if (rel == "hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz" || starts("tracelens/")) {

@@ -202,6 +202,7 @@ const std::map<std::string, int64_t> kKnownKernelCounts = {
     {"nsysai_mock_rtx3080_2026.1.sqlite", 2},
     {"nsysai_h100_2gpu_1s_2026.2.sqlite", 3442},
     {"jacc_report1_no_cuda_kernels_2026.1.sqlite", 0},
+    {"extrap_ex-gpu_s10_callchains_old_schema.sqlite", 6},  // the older layout
 };
 
 TEST(NsysSqlOracle, CorpusIsThere) {
@@ -289,13 +290,17 @@ TEST(NsysSqlOracle, InfoDescribesEachExport) {
     const json& in = (*doc)["inputs"][0];
     EXPECT_EQ(in["format"], "nsys-sqlite");
     const std::string version = in["format_version"];
-    const std::string schema_version =
-        db.Text("SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'");
-    const std::string product =
-        db.Text("SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_PRODUCT_VERSION'");
-    ASSERT_FALSE(schema_version.empty());
-    EXPECT_NE(version.find(schema_version), std::string::npos) << version;
-    EXPECT_NE(version.find(product), std::string::npos) << version;
+    if (db.HasTable("META_DATA_EXPORT")) {
+      const std::string schema_version =
+          db.Text("SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'");
+      const std::string product =
+          db.Text("SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_PRODUCT_VERSION'");
+      ASSERT_FALSE(schema_version.empty());
+      EXPECT_NE(version.find(schema_version), std::string::npos) << version;
+      EXPECT_NE(version.find(product), std::string::npos) << version;
+    } else {  // older exports do not describe themselves
+      EXPECT_NE(version.find("unknown"), std::string::npos) << version;
+    }
 
     auto count = [&](const std::string& table, const std::string& where = "") -> int64_t {
       return db.HasTable(table) ? db.Int("SELECT count(*) FROM " + table + where) : 0;
@@ -324,17 +329,31 @@ TEST(NsysSqlOracle, InfoDescribesEachExport) {
                [&](sqlite3_stmt* st) { device_ids.insert(sqlite3_column_int64(st, 0)); });
     }
     const bool gpu_table = db.HasTable("TARGET_INFO_GPU");
+    // The older layout keys TARGET_INFO_GPU by deviceId (names only) and describes each GPU in
+    // TARGET_INFO_CUDA_GPU.
+    const bool legacy = gpu_table && db.HasTable("TARGET_INFO_CUDA_GPU") &&
+                        db.Int(
+                            "SELECT count(*) FROM pragma_table_info('TARGET_INFO_GPU') "
+                            "WHERE name = 'id'") == 0;
     EXPECT_EQ(in["described_device_count"], count("TARGET_INFO_GPU"));
     ASSERT_EQ(in["devices"].size(), device_ids.size());
     for (const json& d : in["devices"]) {
       const int64_t id = d["trace_id"];
+      const std::string key = std::to_string(id);
       EXPECT_TRUE(device_ids.contains(id)) << id;
       EXPECT_EQ(d["backend"], "cuda");
-      if (gpu_table) {
-        EXPECT_EQ(d["name"],
-                  db.Text("SELECT name FROM TARGET_INFO_GPU WHERE id = " + std::to_string(id)));
-        EXPECT_EQ(d["sm_count"],
-                  db.Int("SELECT smCount FROM TARGET_INFO_GPU WHERE id = " + std::to_string(id)));
+      if (legacy) {
+        EXPECT_EQ(d["name"], db.Text("SELECT name FROM TARGET_INFO_GPU WHERE deviceId = " + key));
+        EXPECT_EQ(d["sm_count"], db.Int("SELECT numMultiprocessors FROM TARGET_INFO_CUDA_GPU "
+                                        "WHERE deviceId = " +
+                                        key));
+        EXPECT_EQ(d["compute_capability"],
+                  db.Text("SELECT computeCapabilityMajor || '.' || computeCapabilityMinor FROM "
+                          "TARGET_INFO_CUDA_GPU WHERE deviceId = " +
+                          key));
+      } else if (gpu_table) {
+        EXPECT_EQ(d["name"], db.Text("SELECT name FROM TARGET_INFO_GPU WHERE id = " + key));
+        EXPECT_EQ(d["sm_count"], db.Int("SELECT smCount FROM TARGET_INFO_GPU WHERE id = " + key));
       }
     }
     std::set<std::string> backends;

@@ -32,6 +32,9 @@ using tensormorph::testing::RunTensormorph;
 
 const std::string kLegacy = TM_SHARED_DATA "/kineto/jax_xplane/jax06_mi300_conv3d.legacy.xplane.pb";
 const std::string kCurrent = TM_SHARED_DATA "/kineto/jax_xplane/jax08_mi300_conv3d.tw003.xplane.pb";
+// TensorFlow on 8 NVIDIA GPUs (tensorflow/profiler's demo): device_vendor is empty.
+const std::string kTensorFlowNvidia =
+    TM_SHARED_DATA "/kineto/xplane_nvidia/tf_gpu_multiworker_8gpu.xplane.pb";
 const std::string kJsonFixture = TM_SOURCE_DIR "/tests/data/jax/jax08_gpu1_slice.trace.json";
 
 std::string ReadFile(const std::string& path) {
@@ -99,6 +102,7 @@ struct OracleEvent {
 
 struct OraclePlane {
   std::string name, vendor;
+  uint64_t compute_cap_major = 0, compute_cap_minor = 0;
   std::vector<OracleEvent> events;
 };
 
@@ -148,6 +152,8 @@ std::vector<OraclePlane> WalkXSpace(const std::string& path) {
         uint64_t n = 0;
         stat(f.text, &name, &text, &n);
         if (name == "device_vendor") out.vendor = text;
+        if (name == "compute_cap_major") out.compute_cap_major = n;
+        if (name == "compute_cap_minor") out.compute_cap_minor = n;
       }
       if (f.number != 3) continue;
       std::string line_name;
@@ -192,6 +198,8 @@ struct Totals {
 
 struct Expected {
   std::map<int, Totals> kernels_by_gpu, copies_by_gpu;
+  std::map<int, std::set<std::string>> stream_lines_by_gpu;  // "Stream #" lines with kernels
+  std::map<int, std::pair<uint64_t, uint64_t>> compute_cap_by_gpu;
   std::map<std::string, Totals> kernels_by_name;
   std::map<std::string, Totals> kernels_by_hlo_op;  // kernels with an hlo_op
   std::map<int, std::map<std::string, Totals>> names_by_gpu, hlo_ops_by_gpu;
@@ -207,8 +215,10 @@ Expected Expect(const std::string& path) {
       ++x.gpu_planes;
       x.vendors.insert(p.vendor);
       const int gpu = std::stoi(p.name.substr(12));
+      x.compute_cap_by_gpu[gpu] = {p.compute_cap_major, p.compute_cap_minor};
       for (const OracleEvent& e : p.events) {
         if (e.line.rfind("Stream #", 0) != 0) continue;
+        if (!IsCopyName(e.name)) x.stream_lines_by_gpu[gpu].insert(e.line);
         const int64_t ns = static_cast<int64_t>((e.duration_ps + 500) / 1000);
         Totals& t = IsCopyName(e.name) ? x.copies_by_gpu[gpu] : x.kernels_by_gpu[gpu];
         ++t.count;
@@ -236,6 +246,7 @@ Expected Expect(const std::string& path) {
 
 struct Imported {
   std::map<int, Totals> kernels_by_gpu, copies_by_gpu;
+  std::map<int, std::set<int64_t>> streams_by_gpu;
   std::map<std::string, Totals> kernels_by_name;
   std::set<tensormorph::Backend> kernel_backends;
 };
@@ -249,6 +260,7 @@ Imported Import(const tensormorph::Trace& t) {
     ++m.kernels_by_name[std::string(t.str(k.name))].count;
     m.kernels_by_name[std::string(t.str(k.name))].total_ns += k.duration_ns;
     m.kernel_backends.insert(d.backend);
+    m.streams_by_gpu[d.index].insert(k.stream);
   }
   for (const tensormorph::Transfer& x : t.transfers) {
     const int gpu = t.devices.at(x.device).index;
@@ -354,6 +366,43 @@ TEST(XplaneImport, Jax06LegacyMatchesWireWalk) {
   for (const std::string& w : t.warnings) warned |= w.find("registers per thread") != w.npos;
   EXPECT_TRUE(warned);
   for (const tensormorph::Transfer& c : t.transfers) EXPECT_EQ(c.bytes, 655360u);
+}
+
+// TensorFlow leaves device_vendor empty on NVIDIA GPUs; the CUDA compute capability says NVIDIA.
+TEST(XplaneImport, TensorFlowOnNvidiaIsCuda) {
+  const Expected x = Expect(kTensorFlowNvidia);
+  EXPECT_EQ(x.vendors, std::set<std::string>{""});
+  EXPECT_EQ(x.gpu_planes, 8);
+  const tensormorph::Trace t = Load(kTensorFlowNvidia);
+  const Imported m = Import(t);
+  EXPECT_EQ(m.kernels_by_gpu, x.kernels_by_gpu);
+  EXPECT_EQ(m.copies_by_gpu, x.copies_by_gpu);
+  EXPECT_EQ(m.kernels_by_name, x.kernels_by_name);
+  EXPECT_EQ(m.kernel_backends, std::set<tensormorph::Backend>{tensormorph::Backend::kCuda});
+  // Eight GPU planes, all described; the devices of the model are those that ran something (in
+  // this capture kernels on GPUs 1 and 4, copies on 1, 4 and 6).
+  EXPECT_EQ(t.described_device_count, 8);
+  std::set<int> busy;
+  for (const auto& by_gpu : {x.kernels_by_gpu, x.copies_by_gpu}) {
+    for (const auto& [gpu, totals] : by_gpu) busy.insert(gpu);
+  }
+  EXPECT_EQ(busy, (std::set<int>{1, 4, 6}));
+  ASSERT_EQ(t.devices.size(), busy.size());
+  EXPECT_EQ(Sum(x.kernels_by_gpu), Sum(m.kernels_by_gpu));
+  for (const tensormorph::Device& d : t.devices) {
+    SCOPED_TRACE(d.index);
+    EXPECT_EQ(d.backend, tensormorph::Backend::kCuda);
+    EXPECT_EQ(d.vendor, "NVIDIA");
+    const auto [major, minor] = x.compute_cap_by_gpu.at(d.index);
+    EXPECT_EQ(major, 7u);  // V100
+    EXPECT_EQ(d.compute_major, static_cast<int32_t>(major));
+    EXPECT_EQ(d.compute_minor, static_cast<int32_t>(minor));
+    // One stream of the model per "Stream #N" line that ran kernels.
+    if (x.stream_lines_by_gpu.contains(d.index)) {
+      EXPECT_EQ(m.streams_by_gpu.at(d.index).size(), x.stream_lines_by_gpu.at(d.index).size());
+    }
+  }
+  for (const std::string& w : t.warnings) EXPECT_EQ(w.find("neither AMD nor Nvidia"), w.npos) << w;
 }
 
 TEST(XplaneImport, InfoShowsFormatBackendAndDevices) {

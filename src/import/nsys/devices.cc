@@ -70,6 +70,80 @@ StatusOr<std::map<int64_t, Device>> ReadGpuTable(ImportContext& context) {
   return devices;
 }
 
+// The older layout: TARGET_INFO_GPU (vmId, deviceId, name, busLocation, isDiscrete) names the
+// devices and TARGET_INFO_CUDA_GPU (one row per deviceId) describes them. Its bandwidth is in
+// kB/s and its clock in kHz (an A100-PCIE-40GB: 1555200000 and 1410000, where the current layout
+// writes 1555200000000 B/s and 1410000000 Hz); they are kept in the current layout's units.
+StatusOr<std::map<int64_t, Device>> ReadLegacyGpuTables(ImportContext& context) {
+  std::map<int64_t, Device> devices;
+  Trace& trace = context.trace();
+  {
+    StatusOr<Statement> select =
+        SelectColumns(context.db(), context.schema(), kGpuTable, {"deviceId"}, {"name"});
+    if (!select.ok()) return select.status();
+    Statement& rows = *select;
+    for (;;) {
+      StatusOr<bool> more = rows.Step();
+      if (!more.ok()) return more.status();
+      if (!*more) break;
+      ++trace.described_device_count;
+      std::optional<int64_t> id = rows.Int(rows.Index("deviceId"));
+      if (!id) continue;
+      Device d = NvidiaDevice(*id);
+      d.index = ToInt32(id);  // the old layout has no CUDA ordinal column; deviceId is it
+      d.name = std::string(rows.Text(rows.Index("name")).value_or(""));
+      devices.emplace(*id, std::move(d));
+    }
+  }
+  if (!context.schema().HasTable(kLegacyCudaGpuTable)) return devices;
+  StatusOr<Statement> select = SelectColumns(
+      context.db(), context.schema(), kLegacyCudaGpuTable, {"deviceId"},
+      {"name", "numMultiprocessors", "computeCapabilityMajor", "computeCapabilityMinor",
+       "numThreadsPerWarp", "maxWarpsPerMultiprocessor", "maxRegistersPerMultiprocessor",
+       "maxSharedMemoryPerMultiprocessor", "maxSharedMemoryPerBlock", "globalMemorySize",
+       "globalMemoryBandwidth", "coreClockRate", "l2CacheSize", "maxBlocksPerMultiprocessor"});
+  if (!select.ok()) return select.status();
+  Statement& rows = *select;
+  auto column = [&](const char* name) { return rows.Int(rows.Index(name)); };
+  for (;;) {
+    StatusOr<bool> more = rows.Step();
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    std::optional<int64_t> id = column("deviceId");
+    if (!id) continue;
+    auto [it, added] = devices.try_emplace(*id, NvidiaDevice(*id));
+    Device& d = it->second;
+    if (added) {
+      ++trace.described_device_count;
+      d.index = ToInt32(id);
+    }
+    d.described = true;
+    if (d.name.empty()) d.name = std::string(rows.Text(rows.Index("name")).value_or(""));
+    d.compute_major = ToInt32(column("computeCapabilityMajor"));
+    d.compute_minor = ToInt32(column("computeCapabilityMinor"));
+    d.sm_count = ToInt32(column("numMultiprocessors"));
+    d.warp_size = ToInt32(column("numThreadsPerWarp"));
+    d.max_threads_per_sm = ToInt32(column("maxWarpsPerMultiprocessor")) * d.warp_size;
+    d.registers_per_sm = ToInt32(column("maxRegistersPerMultiprocessor"));
+    d.shared_memory_per_sm =
+        std::max<int64_t>(0, column("maxSharedMemoryPerMultiprocessor").value_or(0));
+    d.shared_memory_per_block = std::max<int64_t>(0, column("maxSharedMemoryPerBlock").value_or(0));
+    d.total_memory_bytes = std::max<int64_t>(0, column("globalMemorySize").value_or(0));
+    const std::pair<const char*, std::pair<const char*, int64_t>> extras[] = {
+        {"globalMemoryBandwidth", {"memoryBandwidth", 1000}},
+        {"coreClockRate", {"clockRate", 1000}},
+        {"l2CacheSize", {"l2CacheSize", 1}},
+        {"maxBlocksPerMultiprocessor", {"maxBlocksPerSm", 1}}};
+    for (const auto& [legacy, current] : extras) {
+      if (std::optional<int64_t> v = column(legacy)) {
+        trace.metadata[fmt::format("gpu.{}.{}", *id, current.first)] =
+            std::to_string(*v * current.second);
+      }
+    }
+  }
+  return devices;
+}
+
 // TARGET_INFO_CUDA_DEVICE (gpuId, cudaId, numMultiprocessors): the ordinal and SM count when
 // TARGET_INFO_GPU is missing.
 Status ReadCudaDeviceTable(ImportContext& context, std::map<int64_t, Device>* devices) {
@@ -100,7 +174,10 @@ Status ResolveDevices(ImportContext& context) {
   std::map<int64_t, Device> known;
   const bool has_gpu_table = schema.HasTable(kGpuTable);
   if (has_gpu_table) {
-    StatusOr<std::map<int64_t, Device>> gpus = ReadGpuTable(context);
+    const bool legacy =
+        !schema.HasColumn(kGpuTable, "id") && schema.HasColumn(kGpuTable, "deviceId");
+    StatusOr<std::map<int64_t, Device>> gpus =
+        legacy ? ReadLegacyGpuTables(context) : ReadGpuTable(context);
     if (!gpus.ok()) return gpus.status();
     known = std::move(gpus).value();
   } else if (schema.HasTable(kCudaDeviceTable)) {

@@ -9,6 +9,7 @@
 #include "import/nsys/nvtx.h"
 #include "import/nsys/schema.h"
 #include "import/nsys/sqlite_db.h"
+#include "import/nsys/stats_report.h"
 #include "import/nsys/threads.h"
 #include "import/nsys/transfers.h"
 #include "model/trace_order.h"
@@ -41,6 +42,7 @@ std::string DescribeVersion(const Schema& schema) {
 }  // namespace
 
 int NsysImporter::Sniff(std::string_view head) const {
+  if (IsStatsReportHeader(head)) return 60;  // Import refuses it, saying what to read instead
   if (!head.starts_with(kSqliteMagic)) return 0;
   // The schema (table names) sits near the start of the file; any SQLite database still gets a
   // lower score, so that Import can say why it is not an Nsight export.
@@ -51,6 +53,10 @@ int NsysImporter::Sniff(std::string_view head) const {
 }
 
 StatusOr<Trace> NsysImporter::Import(const std::string& path, const ImportOptions& options) const {
+  if (StatusOr<std::string> head = ReadHead(path, 4096);
+      head.ok() && !head->starts_with(kSqliteMagic) && IsStatsReportHeader(*head)) {
+    return UnreadableInput(std::string(kStatsReportMessage), SourcePosition{1, 1});
+  }
   StatusOr<Database> db = Database::Open(path);
   if (!db.ok()) return db.status();
   StatusOr<Schema> schema = Schema::Read(*db);

@@ -12,6 +12,7 @@
 
 #include "import/importer.h"
 #include "import/nsys/api_calls.h"
+#include "import/nsys/stats_report.h"
 
 namespace tensormorph {
 namespace {
@@ -66,6 +67,40 @@ class NsysTempDir : public ::testing::Test {
 
   fs::path dir_;
 };
+
+TEST(NsysImporter, KnowsStatsReportsAreNotTraces) {
+  // The header line of the shared llmperfopt_*_cuda_gpu_kern_sum.csv reports, and older nsys's.
+  EXPECT_TRUE(nsys::IsStatsReportHeader(
+      "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n"
+      "66.6,1000,2,500.0,500.0,400,600,141.4,kernel\n"));
+  EXPECT_TRUE(nsys::IsStatsReportHeader("Time(%),Total Time (ns),Num Calls,Average,Name\n"));
+  EXPECT_FALSE(nsys::IsStatsReportHeader("Time (%),Total Time,Instances\n"));
+  EXPECT_FALSE(nsys::IsStatsReportHeader("Name,Time (%),Total Time (ns)\n"));
+  EXPECT_FALSE(nsys::IsStatsReportHeader("\n Time (%),Total Time (ns)\n"));
+  EXPECT_EQ(nsys::NsysImporter().Sniff("Time (%),Total Time (ns),Instances\n"), 60);
+}
+
+// The older layout (no META_DATA_EXPORT; TARGET_INFO_GPU keyed by deviceId): its GPU properties
+// come from TARGET_INFO_CUDA_GPU, in kB/s and kHz there (sqlite3 on the file: A100-PCIE-40GB,
+// 108 SMs, CC 8.0, globalMemoryBandwidth 1555200000, coreClockRate 1410000).
+TEST(NsysImporter, ReadsTheOlderLayout) {
+  const Trace t = Load(kData + "extrap_ex-gpu_s10_callchains_old_schema.sqlite");
+  EXPECT_EQ(t.kernels.size(), 6u);
+  EXPECT_EQ(t.described_device_count, 4);
+  ASSERT_EQ(t.devices.size(), 1u);  // only deviceId 0 ran kernels
+  const Device& d = t.devices[0];
+  EXPECT_EQ(d.name, "A100-PCIE-40GB");
+  EXPECT_TRUE(d.described);
+  EXPECT_EQ(d.sm_count, 108);
+  EXPECT_EQ(d.compute_major, 8);
+  EXPECT_EQ(d.compute_minor, 0);
+  EXPECT_EQ(d.max_threads_per_sm, 64 * 32);
+  EXPECT_EQ(d.registers_per_sm, 65536);
+  EXPECT_EQ(d.shared_memory_per_sm, 167936);
+  EXPECT_EQ(t.metadata.at("gpu.0.memoryBandwidth"), "1555200000000");
+  EXPECT_EQ(t.metadata.at("gpu.0.clockRate"), "1410000000");
+  EXPECT_NE(t.format_version.find("unknown"), std::string::npos) << t.format_version;
+}
 
 TEST(NsysImporter, SniffsTheSqliteMagic) {
   nsys::NsysImporter importer;

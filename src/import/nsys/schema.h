@@ -25,6 +25,9 @@ inline constexpr std::string_view kSyncTable = "CUPTI_ACTIVITY_KIND_SYNCHRONIZAT
 inline constexpr std::string_view kNvtxTable = "NVTX_EVENTS";
 inline constexpr std::string_view kGpuTable = "TARGET_INFO_GPU";
 inline constexpr std::string_view kCudaDeviceTable = "TARGET_INFO_CUDA_DEVICE";
+// Exports of nsys before TARGET_INFO_GPU had an `id` column (no META_DATA_EXPORT either): GPU
+// properties in TARGET_INFO_CUDA_GPU by deviceId, TARGET_INFO_GPU holding only names.
+inline constexpr std::string_view kLegacyCudaGpuTable = "TARGET_INFO_CUDA_GPU";
 inline constexpr std::string_view kSessionStartTable = "TARGET_INFO_SESSION_START_TIME";
 inline constexpr std::string_view kExportMetaTable = "META_DATA_EXPORT";
 inline constexpr std::string_view kProcessTable = "PROCESSES";

@@ -65,7 +65,9 @@ Device DescribeDevice(const xplane_pb::XPlane& plane, int32_t ordinal, ReadState
   if (StartsWithNoCase(vendor, "amd")) {
     d.backend = Backend::kRocm;
     d.vendor = "AMD";
-  } else if (StartsWithNoCase(vendor, "nvidia")) {
+  } else if (StartsWithNoCase(vendor, "nvidia") || (vendor.empty() && d.compute_major > 0)) {
+    // TensorFlow's XSpaces leave device_vendor empty on NVIDIA GPUs but give the CUDA compute
+    // capability, which only NVIDIA devices have (ROCm planes name their vendor).
     d.backend = Backend::kCuda;
     d.vendor = "NVIDIA";
   } else {
