@@ -97,6 +97,13 @@ int64_t Statement::IntOr(int index, int64_t fallback) const {
   return sqlite3_column_int64(statement_.get(), index);
 }
 
+std::optional<double> Statement::Real(int index) const {
+  if (IsNull(index)) return std::nullopt;
+  const int type = sqlite3_column_type(statement_.get(), index);
+  if (type != SQLITE_FLOAT && type != SQLITE_INTEGER) return std::nullopt;
+  return sqlite3_column_double(statement_.get(), index);
+}
+
 std::optional<std::string_view> Statement::Text(int index) const {
   if (IsNull(index)) return std::nullopt;
   const unsigned char* text = sqlite3_column_text(statement_.get(), index);

@@ -38,6 +38,7 @@ class Statement {
   bool IsNull(int index) const;
   std::optional<int64_t> Int(int index) const;            // nullopt for NULL
   int64_t IntOr(int index, int64_t fallback) const;       // fallback for NULL
+  std::optional<double> Real(int index) const;            // nullopt for NULL or non-numeric
   std::optional<std::string_view> Text(int index) const;  // valid until the next Step()
 
  private:

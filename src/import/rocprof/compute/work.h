@@ -26,6 +26,9 @@
 // (SQ_BUSY_CYCLES counts in units of 4 cycles; both counters are read from the same pass.)
 #pragma once
 
+#include <functional>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "import/rocprof/compute/dispatch_table.h"
@@ -44,5 +47,18 @@ struct DispatchSources {
 // The dispatch's KernelCounters (kernel index left 0) with every raw counter in metrics.
 KernelCounters ComputeDispatchWork(const DispatchSources& sources, const SystemInfo* info,
                                    StringPool* strings);
+
+// The formulas above over any source of counters (the rocprof-compute database reads them from
+// its metric tables): `counter` returns a counter by its pmc_perf name ("SQ_INSTS_VALU_ADD_F32",
+// "TCC_EA0_RDREQ_sum"), nullopt when it was not collected.
+using CounterLookup = std::function<std::optional<double>(std::string_view)>;
+struct CounterWork {
+  std::optional<double> fp64_flops, fp32_flops, fp16_flops, mfma_flops;
+  std::optional<double> hbm_bytes, l2_bytes, l1_bytes, lds_bytes;
+};
+CounterWork ComputeCounterWork(const CounterLookup& counter, const SystemInfo* info);
+// Copies `work` into counters' FLOP/byte fields and adds it as metrics of section
+// "rocprof-compute roofline" (valu_fp32_flops, mfma_flops, hbm_bytes, l2_bytes, ...).
+void AddCounterWork(const CounterWork& work, StringPool* strings, KernelCounters* counters);
 
 }  // namespace tensormorph::rocprof::compute
