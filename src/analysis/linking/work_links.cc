@@ -74,13 +74,14 @@ std::vector<uint32_t> SliceParents(const Trace& trace) {
 
 // The op named by an External id, if its window holds `time_ns` (see the header: External ids
 // of older traces name unrelated ops).
+// `exact`: the importer numbered the ids itself (kExactExternalIdsKey), the window is not checked.
 uint32_t OpByExternalId(const Trace& trace, const IdIndex& ops_by_external_id, int64_t external_id,
-                        int64_t time_ns) {
+                        int64_t time_ns, bool exact = false) {
   if (external_id < 0) return kNoRow;
   const uint32_t op = Find(ops_by_external_id, static_cast<uint64_t>(external_id));
   if (op == kNoRow) return kNoRow;
   const Slice& slice = trace.slices[op];
-  return slice.start_ns <= time_ns && time_ns <= slice.end_ns() ? op : kNoRow;
+  return exact || (slice.start_ns <= time_ns && time_ns <= slice.end_ns()) ? op : kNoRow;
 }
 
 template <typename Row>
@@ -88,12 +89,15 @@ void LinkRows(const Trace& trace, const std::vector<Row>& rows, const IdIndex& l
               const IdIndex& ops_by_external_id, const TraceLinks& links,
               std::vector<WorkLink>* out) {
   out->assign(rows.size(), WorkLink{});
+  const auto exact_key = trace.metadata.find(std::string(kExactExternalIdsKey));
+  const bool exact_ids = exact_key != trace.metadata.end() && exact_key->second == "\"exact\"";
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
     WorkLink& link = (*out)[i];
     if (row.link.correlation != 0) link.launch = Find(launches, row.link.correlation);
     if (link.launch == kNoRow) {
-      link.op = OpByExternalId(trace, ops_by_external_id, row.link.external_id, row.start_ns);
+      link.op =
+          OpByExternalId(trace, ops_by_external_id, row.link.external_id, row.start_ns, exact_ids);
       link.by_external_id = link.op != kNoRow;
       link.origin = link.op != kNoRow ? WorkOrigin::kOp : WorkOrigin::kNoLaunch;
       continue;

@@ -190,10 +190,28 @@ std::vector<RunWindow> NumberRuns(Events* events, int skip_runs, Trace* trace) {
   });
   std::vector<RunWindow> skipped;
   const size_t skip = RunsToSkip(runs.size(), skip_runs);
+  const bool mark_only = skip_runs == ImportOptions::kMarkWarmUpRuns;
+  json marked = json::array();
   for (size_t i = 0; i < runs.size(); ++i) {
     Slice& run = events->sessions[runs[i]];
-    run.name = trace->strings.Intern(fmt::format("model_run#{}", i));
-    if (i < skip) skipped.push_back({run.start_ns, run.end_ns()});
+    const std::string name =
+        fmt::format("model_run#{}{}", i, mark_only && i < skip ? " (warm-up)" : "");
+    run.name = trace->strings.Intern(name);
+    if (i >= skip) continue;
+    if (mark_only) {
+      marked.push_back({{"run", name},
+                        {"start_ns", run.start_ns},
+                        {"duration_ns", run.duration_ns},
+                        {"kept", true}});
+    } else {
+      skipped.push_back({run.start_ns, run.end_ns()});
+    }
+  }
+  if (!marked.empty()) {
+    trace->metadata["warm_up_runs"] = marked.dump();
+    trace->warnings.push_back(fmt::format(
+        "{} of {} model runs kept and marked as warm-up ({}); --skip-runs N leaves runs out",
+        marked.size(), runs.size(), marked[0]["run"].get<std::string>()));
   }
   return skipped;
 }
@@ -307,7 +325,12 @@ void BuildOrtTrace(const json& raw_events, int skip_runs, Trace* trace) {
           fmt::join(gpu, ", ")));
     }
   }
-  if (device_kernels) trace->metadata["device_kernel_events"] = "true";
+  if (device_kernels) {
+    trace->metadata["device_kernel_events"] = "true";
+    // Device events carry the External id of their node, numbered here: the linker may trust it
+    // although a dispatch runs after its node's host time (analysis/linking/work_links.h).
+    trace->metadata["external_id_links"] = "\"exact\"";
+  }
   ReportWarmUp(warm_up, events.runs.size(), skip_runs, trace);
   if (trace->counts.skipped > 0) {
     trace->warnings.push_back(

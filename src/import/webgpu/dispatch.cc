@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+#include <utility>
+
 #include "model/timestamp_quantum.h"
 #include "model/trace_order.h"
 
@@ -22,17 +26,24 @@ void BuildDispatchTrace(DispatchList list, Trace* trace) {
 
   int64_t cursor = 0;  // end of the previous dispatch on the synthetic timeline
   uint64_t untimed = 0, out_of_range = 0;
+  // Where each dispatch was placed (start, end), for the run annotations; none when skipped.
+  std::vector<std::optional<std::pair<int64_t, int64_t>>> placed(list.dispatches.size());
   for (size_t i = 0; i < list.dispatches.size(); ++i) {
     const Dispatch& d = list.dispatches[i];
     const int64_t duration = d.duration_ns.value_or(0);
-    const int64_t start = list.synthetic_starts ? cursor : d.start_ns.value_or(cursor);
+    // On the synthetic timeline a 0 ns dispatch (TF.js Reshape, an untimed kernel) sits 1 ns
+    // after the previous end and 1 ns before the next start: on a neighbour's boundary its op
+    // would count as nested in that neighbour's op.
+    const int64_t start =
+        list.synthetic_starts ? cursor + (duration == 0 ? 1 : 0) : d.start_ns.value_or(cursor);
     // Times stay within ±2^62 ns, as every importer keeps them, so that sums cannot overflow.
     if (duration < 0 || duration > kMaxTimeNs || start < -kMaxTimeNs ||
         start > kMaxTimeNs - duration) {
       ++out_of_range;
       continue;
     }
-    if (list.synthetic_starts) cursor = start + duration;
+    if (list.synthetic_starts) cursor = start + duration + (duration == 0 ? 1 : 0);
+    placed[i] = std::make_pair(start, start + duration);
     const int64_t external_id = static_cast<int64_t>(i) + 1;
 
     Slice op;
@@ -58,6 +69,24 @@ void BuildDispatchTrace(DispatchList list, Trace* trace) {
     k.device = 0;
     k.stream = 0;
     trace->kernels.push_back(k);
+  }
+  for (const DispatchRun& run : list.runs) {
+    std::optional<int64_t> begin, end;
+    for (size_t i = run.first; i < run.first + run.count && i < placed.size(); ++i) {
+      if (!placed[i]) continue;
+      if (!begin) begin = placed[i]->first;
+      begin = std::min(*begin, placed[i]->first);
+      end = std::max(end.value_or(placed[i]->second), placed[i]->second);
+    }
+    if (!begin) continue;  // a run with no dispatch placed has nothing to span
+    Slice annotation;
+    annotation.start_ns = *begin;
+    annotation.duration_ns = *end - *begin;
+    annotation.name = trace->strings.Intern(run.name);
+    annotation.track = 0;
+    annotation.kind = SliceKind::kUserAnnotation;
+    trace->slices.push_back(annotation);
+    ++trace->counts.annotations;
   }
   trace->counts.other += list.other;
   trace->counts.skipped += list.skipped + out_of_range;

@@ -6,7 +6,9 @@
 // one queue (stream 0), and one host track on which every dispatch also has an op slice (the ONNX
 // op type or TF.js kernel name) covering the dispatch's GPU time and joined to its kernel by
 // External id, so that `tensormorph ops` sees the ops. None of these formats times the host side:
-// op times are the GPU times of their dispatches.
+// op times are the GPU times of their dispatches. Inputs that hold several profiled runs (an array
+// of tf.profile() results) also get a user annotation per run on the host track, spanning its
+// dispatches.
 #pragma once
 
 #include <cstdint>
@@ -27,10 +29,18 @@ struct Dispatch {
   std::optional<int64_t> duration_ns;  // none: the profiler could not time it
 };
 
+// Dispatches [first, first + count) of a DispatchList, one profiled run of the model.
+struct DispatchRun {
+  std::string name;  // the annotation's name, e.g. "tf.profile() #2"
+  size_t first = 0;
+  size_t count = 0;
+};
+
 struct DispatchList {
   std::vector<Dispatch> dispatches;
-  std::string format_version;   // human-readable source, e.g. "ONNX Runtime Web console log"
-  std::string host_track_name;  // "ONNX Runtime Web", "TensorFlow.js"
+  std::vector<DispatchRun> runs;  // empty: the input is one run (or does not say)
+  std::string format_version;     // human-readable source, e.g. "ONNX Runtime Web console log"
+  std::string host_track_name;    // "ONNX Runtime Web", "TensorFlow.js"
   // True when the source has durations only: dispatches are then laid end to end from 0 in the
   // order given, and the trace says its timeline is synthetic.
   bool synthetic_starts = false;

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "model/time.h"
 
@@ -46,6 +49,23 @@ std::string InputsFromShapes(std::string_view text) {
                      types.dump(-1, ' ', false, kReplace));
 }
 
+// A line of the session profile ORT-web prints with enableProfiling: the "[" and "]" around it, and
+// one Chrome-trace event a line ({"cat" : "Node", ...},).
+bool IsSessionProfileLine(std::string_view trimmed) {
+  if (trimmed == "[" || trimmed == "]") return true;
+  if (!trimmed.starts_with('{')) return false;
+  const std::string_view key = trimmed.substr(1, 6);
+  return key.starts_with("\"cat\"") && trimmed.find("\"ph\"") != std::string_view::npos;
+}
+
+// At most `limit` bytes of `text` for a message, bytes outside printable ASCII as '?'.
+std::string Printable(std::string_view text, size_t limit) {
+  std::string out;
+  for (char c : text.substr(0, limit)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  if (text.size() > limit) out += "...";
+  return out;
+}
+
 }  // namespace
 
 bool ParseOrtProfilingLine(std::string_view line, Dispatch* dispatch, std::string* why) {
@@ -80,6 +100,28 @@ bool ParseOrtProfilingLine(std::string_view line, Dispatch* dispatch, std::strin
     return false;
   }
 
+  // ORT-web >= 1.2x: "..., start time: <N> ns, execution time: <N> ns", N relative to the first
+  // timestamp the session saw.
+  static constexpr std::string_view kStart = "start time:";
+  std::string_view shapes = rest.substr(0, time_at);
+  std::optional<int64_t> start;
+  if (const size_t start_at = shapes.rfind(kStart); start_at != std::string_view::npos) {
+    std::string_view text = Trim(shapes.substr(start_at + kStart.size()));
+    if (text.ends_with(',')) text.remove_suffix(1);
+    text = Trim(text);
+    if (!text.ends_with("ns")) {
+      *why = "the start time is not in ns";
+      return false;
+    }
+    text = Trim(text.substr(0, text.size() - 2));
+    start = ParseScaledDecimal(text, 0);
+    if (!start || *start < 0) {
+      *why = fmt::format("start time '{}' is not a non-negative number of ns", text);
+      return false;
+    }
+    shapes = shapes.substr(0, start_at);
+  }
+
   std::vector<std::string_view> parts;
   for (size_t from = 0;;) {
     const size_t bar = label.find('|', from);
@@ -107,8 +149,8 @@ bool ParseOrtProfilingLine(std::string_view line, Dispatch* dispatch, std::strin
   dispatch->op = std::string(!type.empty() ? type : name);
   if (dispatch->kernel.empty()) dispatch->kernel = "(unnamed kernel)";
   if (dispatch->op.empty()) dispatch->op = dispatch->kernel;
-  dispatch->inputs = InputsFromShapes(rest.substr(0, time_at));
-  dispatch->start_ns.reset();
+  dispatch->inputs = InputsFromShapes(shapes);
+  dispatch->start_ns = start;
   dispatch->duration_ns = *ns;
   return true;
 }
@@ -117,19 +159,27 @@ DispatchList ReadOrtConsoleLog(std::string_view text) {
   DispatchList list;
   list.format_version = "ONNX Runtime Web WebGPU profiling console log";
   list.host_track_name = "ONNX Runtime Web";
-  list.synthetic_starts = true;
-  std::string first_problem;
-  uint64_t line_number = 0;
+  std::string first_problem, first_other;
+  uint64_t line_number = 0, first_other_line = 0, profile_lines = 0, profile_events = 0;
+  size_t with_start = 0;
   for (size_t from = 0; from < text.size();) {
     size_t end = text.find('\n', from);
     if (end == std::string_view::npos) end = text.size();
     const std::string_view line = text.substr(from, end - from);
     from = end + 1;
     ++line_number;
-    if (Trim(line).empty()) continue;
+    const std::string_view trimmed = Trim(line);
+    if (trimmed.empty()) continue;
     const size_t marker = line.find(kOrtProfilingMarker);
     if (marker == std::string_view::npos) {
       ++list.other;
+      if (IsSessionProfileLine(trimmed)) {
+        ++profile_lines;
+        if (trimmed.starts_with('{')) ++profile_events;
+      } else if (first_other.empty()) {
+        first_other = Printable(trimmed, 60);
+        first_other_line = line_number;
+      }
       continue;
     }
     Dispatch d;
@@ -141,7 +191,15 @@ DispatchList ReadOrtConsoleLog(std::string_view text) {
       }
       continue;
     }
+    if (d.start_ns) ++with_start;
     list.dispatches.push_back(std::move(d));
+  }
+  // Real start times only when every line has one: a partial timeline would mix two clocks.
+  list.synthetic_starts = with_start < list.dispatches.size();
+  if (with_start > 0 && list.synthetic_starts) {
+    list.warnings.push_back(fmt::format(
+        "only {} of {} [profiling] lines have a start time: all are laid end to end instead",
+        with_start, list.dispatches.size()));
   }
   if (list.skipped > 0) {
     list.warnings.push_back(fmt::format("{} malformed [profiling] lines skipped; the first at {}",
@@ -149,6 +207,22 @@ DispatchList ReadOrtConsoleLog(std::string_view text) {
   }
   if (list.other > 0) {
     list.metadata["other_console_lines"] = std::to_string(list.other);
+    std::string what;
+    if (profile_lines > 0) {
+      list.metadata["session_profile_events"] = std::to_string(profile_events);
+      what = fmt::format(
+          "the ONNX Runtime session profile printed in the console: {} lines ({} events; its node "
+          "times are host-measured on another clock: save it alone to read it as an onnxruntime "
+          "profile)",
+          profile_lines, profile_events);
+    }
+    if (list.other > profile_lines) {
+      if (!what.empty()) what += ", ";
+      what += fmt::format("other output: {} (the first, line {}: \"{}\")",
+                          list.other - profile_lines, first_other_line, first_other);
+    }
+    list.warnings.push_back(fmt::format(
+        "{} console lines that are not [profiling] lines skipped: {}", list.other, what));
   }
   return list;
 }

@@ -1,8 +1,11 @@
 // WebGPU profiles from the tools that time dispatches with timestamp queries (docs/webgpu.md):
-// ONNX Runtime Web's profiling console lines and `ondata` objects, and TensorFlow.js tf.profile()
-// results. All become one WebGPU device with a kernel per dispatch and an op per dispatch
+// ONNX Runtime Web's profiling console lines (alone or in a whole browser console) and `ondata`
+// objects, TensorFlow.js tf.profile() results (one, a JSON array, or NDJSON) and its DEBUG mode
+// console. All become one WebGPU device with a kernel per dispatch and an op per dispatch
 // (dispatch.h). Quantized timestamps (Dawn 65,536 ns, Chrome 100 us) are detected and recorded in
-// Trace::timestamp_resolution_ns.
+// Trace::timestamp_resolution_ns. Browser output that holds no dispatch times (tf.time() results,
+// a WebGPU adapter description, the ONNX model itself) is claimed so that it gets a refusal that
+// says what to save instead, never an empty trace from a generic JSON reader.
 #pragma once
 
 #include <string_view>
@@ -11,9 +14,19 @@
 
 namespace tensormorph::webgpu {
 
-enum class WebGpuInput { kNone, kOrtConsoleLog, kOrtProfilingData, kTfjsProfile };
+enum class WebGpuInput {
+  kNone,
+  kOrtConsoleLog,
+  kOrtProfilingData,
+  kTfjsProfile,
+  kTfjsDebugLog,
+  // Refused, each with what to save instead:
+  kTfjsTime,
+  kAdapterInfo,
+  kOnnxModel,
+};
 
-// Which of the three the start of some content is.
+// Which of them the start of some content is.
 WebGpuInput SniffWebGpu(std::string_view head);
 
 class WebGpuImporter final : public Importer {
@@ -23,8 +36,10 @@ class WebGpuImporter final : public Importer {
     return "ONNX Runtime Web WebGPU profiling (console log or ondata JSON/NDJSON), TensorFlow.js "
            "tf.profile() JSON";
   }
-  // 95 for ondata JSON and tf.profile() JSON (keys no other format has) and for a text log with
-  // an ORT-web profiling line in its first 64 KiB (which may start with "[", like JSON).
+  // 97 for a text log with an ORT-web profiling line in its first 64 KiB (which may start with
+  // "[", like JSON, and may hold a printed ORT session profile, which the onnxruntime importer
+  // claims at 95); 95 for ondata JSON, tf.profile() and tf.time() JSON, adapter descriptions
+  // (keys no other format has) and TF.js DEBUG logs; 5 for an ONNX model.
   int Sniff(std::string_view head) const override;
   StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
 };

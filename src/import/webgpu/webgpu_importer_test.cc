@@ -4,6 +4,7 @@
 
 #include "import/webgpu/json_decimal.h"
 #include "import/webgpu/ort_console_log.h"
+#include "import/webgpu/tfjs_debug_log.h"
 
 namespace tensormorph::webgpu {
 namespace {
@@ -70,9 +71,80 @@ TEST(WebGpuImporter, SniffsTheThreeInputs) {
   // answers 10 for "[" without trace keys); this importer must outbid it.
   EXPECT_EQ(SniffWebGpu("[profiling] kernel \"1|Relu\" execution time: 1 ns"),
             WebGpuInput::kOrtConsoleLog);
-  EXPECT_EQ(WebGpuImporter().Sniff("[profiling] kernel \"1|Relu\" execution time: 1 ns"), 95);
+  EXPECT_EQ(WebGpuImporter().Sniff("[profiling] kernel \"1|Relu\" execution time: 1 ns"), 97);
   EXPECT_EQ(SniffWebGpu(R"({"traceEvents":[]})"), WebGpuInput::kNone);
   EXPECT_EQ(WebGpuImporter().Sniff("plain text"), 0);
+}
+
+TEST(WebGpuOrtConsole, StartTimeOfCurrentLines) {
+  Dispatch d;
+  std::string why;
+  ASSERT_TRUE(ParseOrtProfilingLine(
+      "[profiling] kernel \"9|Conv|c1|Transpose\" input[0]: [8,3] | float32, output[0]: [3,8] | "
+      "float32, start time: 45683416 ns, execution time: 74781 ns",
+      &d, &why))
+      << why;
+  EXPECT_EQ(d.start_ns, 45683416);
+  EXPECT_EQ(d.duration_ns, 74781);
+  EXPECT_EQ(d.inputs, R"({"dims": [[8,3]], "types": ["float32"]})");
+  EXPECT_FALSE(ParseOrtProfilingLine(
+      "[profiling] kernel \"9|Conv\" start time: x ns, execution time: 5 ns", &d, &why));
+  EXPECT_NE(why.find("start time 'x'"), std::string::npos) << why;
+}
+
+// Two lines with start times and one without: the timeline falls back to end to end.
+TEST(WebGpuOrtConsole, MixedStartTimesGiveSyntheticTimeline) {
+  DispatchList list = ReadOrtConsoleLog(
+      "[profiling] kernel \"1|Relu\" start time: 100 ns, execution time: 5 ns\n"
+      "[profiling] kernel \"2|Relu\" start time: 200 ns, execution time: 5 ns\n"
+      "[profiling] kernel \"3|Relu\" execution time: 5 ns\n"
+      "[\n{\"cat\" : \"Session\",\"ph\" : \"X\"},\n]\npage output\n");
+  EXPECT_TRUE(list.synthetic_starts);
+  EXPECT_EQ(list.dispatches.size(), 3u);
+  EXPECT_EQ(list.other, 4u);
+  EXPECT_EQ(list.metadata["session_profile_events"], "1");
+  ASSERT_EQ(list.warnings.size(), 2u);
+  EXPECT_NE(list.warnings[0].find("only 2 of 3"), std::string::npos) << list.warnings[0];
+  EXPECT_NE(list.warnings[1].find("other output: 1 (the first, line 7: \"page output\")"),
+            std::string::npos)
+      << list.warnings[1];
+}
+
+TEST(WebGpuTfjsDebug, KernelLinesWithAndWithoutFormatDirectives) {
+  const std::string raw =
+      "%cConv2D                   \t%c45.203474ms\t%c4D 1,32,32,8     \t%c8192\t%cx: 4D 1,32,32,3 "
+      "filter: 4D 3,3,3,8 \t%ce: 45.203474 font-weight:bold color:red";
+  const std::string saved =
+      "Softmax   \tWebGPU timer error\t2D 1,10 \t10\tlogits: 2D 1,10 s: 0D \t";
+  EXPECT_TRUE(IsTfjsDebugLine(raw));
+  EXPECT_TRUE(IsTfjsDebugLine(saved));
+  EXPECT_FALSE(IsTfjsDebugLine("a\tb\tc\td\te\tf"));
+  DispatchList list = ReadTfjsDebugLog(raw + "\nother\n" + saved + "\n");
+  ASSERT_EQ(list.dispatches.size(), 2u);
+  EXPECT_EQ(list.dispatches[0].kernel, "Conv2D");
+  EXPECT_EQ(list.dispatches[0].duration_ns, 45203474);
+  EXPECT_EQ(list.dispatches[0].inputs, R"({"dims": [[1,32,32,3],[3,3,3,8]]})");
+  EXPECT_EQ(list.dispatches[1].kernel, "Softmax");
+  EXPECT_FALSE(list.dispatches[1].duration_ns.has_value());
+  EXPECT_EQ(list.dispatches[1].inputs, R"({"dims": [[1,10],[]]})");
+  EXPECT_EQ(list.other, 1u);
+}
+
+TEST(WebGpuImporter, SniffsBrowserOutput) {
+  // A console whose first line is page output in brackets is not JSON.
+  EXPECT_EQ(SniffWebGpu("[harness] run 0\n[profiling] kernel \"1|Relu\" execution time: 1 ns\n"),
+            WebGpuInput::kOrtConsoleLog);
+  EXPECT_EQ(SniffWebGpu("[\n{\"cat\" : \"Node\"},\n]\n[profiling] kernel \"1|Relu\" execution "
+                        "time: 1 ns\n"),
+            WebGpuInput::kOrtConsoleLog);
+  EXPECT_EQ(SniffWebGpu(R"([{"newBytes":0,"kernels":[{"kernelTimeMs":1}]}])"),
+            WebGpuInput::kTfjsProfile);
+  EXPECT_EQ(SniffWebGpu(R"([{"kernelMs":1,"wallMs":2}])"), WebGpuInput::kTfjsTime);
+  EXPECT_EQ(SniffWebGpu(R"({"a":{"info":{"isFallbackAdapter":true}}})"), WebGpuInput::kAdapterInfo);
+  EXPECT_EQ(SniffWebGpu(std::string("\x08\x08\x12\x15webgpu-profiling-test", 25)),
+            WebGpuInput::kOnnxModel);
+  EXPECT_EQ(SniffWebGpu("[true, 1]"), WebGpuInput::kNone);
+  EXPECT_EQ(WebGpuImporter().Sniff(R"([{"kernelMs":1,"wallMs":2}])"), 95);
 }
 
 }  // namespace
