@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -20,9 +21,14 @@
 #include "export/chrome_json/event_writer.h"
 #include "export/exporter.h"
 #include "import/importer.h"
+#include "model/trace_order.h"
+#include "support/run_tensormorph.h"
 
 namespace tensormorph {
 namespace {
+
+using testing::RunResult;
+using testing::RunTensormorph;
 
 const std::string kData = TM_SHARED_DATA;
 const std::string kH100 = kData + "/nvidia/nsys_sqlite/nsysai_h100_2gpu_1s_2026.2.sqlite";
@@ -88,7 +94,7 @@ RoundTrip ExportAndReload(const std::string& input, const std::string& name) {
   EXPECT_TRUE(original.ok()) << original.status().message();
   if (!original.ok()) return result;
   result.original = std::move(*original);
-  result.path = testing::TempDir() + "/" + name + ".json";
+  result.path = ::testing::TempDir() + "/" + name + ".json";
   const Exporter* exporter = FindExporter("chrome-json");
   EXPECT_NE(exporter, nullptr);
   if (exporter == nullptr) return result;
@@ -336,6 +342,274 @@ TEST(ExportChromeJson, KinetoTracesRoundTripRowForRow) {
     }
   }
   EXPECT_GE(traces, 10);
+}
+
+// ---- Every table survives export -> import, for every importer family ----------------------
+
+// The rows of every table, by kind, and kernel totals by name: what must be the same before and
+// after the round trip.
+struct TableCounts {
+  std::map<std::string, int64_t> rows;
+  std::map<std::string, Totals> kernels_by_name;
+  bool operator==(const TableCounts&) const = default;
+};
+std::ostream& operator<<(std::ostream& os, const TableCounts& t) {
+  for (const auto& [k, v] : t.rows) os << k << "=" << v << " ";
+  return os << t.kernels_by_name.size() << " kernel names";
+}
+
+TableCounts CountTables(const Trace& t) {
+  TableCounts c;
+  c.rows["devices"] = static_cast<int64_t>(t.devices.size());
+  c.rows["kernels"] = static_cast<int64_t>(t.kernels.size());
+  c.rows["instants"] = static_cast<int64_t>(t.instants.size());
+  for (const Transfer& x : t.transfers)
+    ++c.rows[x.kind == TransferKind::kMemset ? "memsets" : "memcpys"];
+  for (const ApiCall& a : t.api_calls) {
+    ++c.rows[a.kind == ApiKind::kSync ? "sync" : a.kind == ApiKind::kDriver ? "driver" : "runtime"];
+  }
+  static const char* kSliceKinds[] = {"ops", "annotations", "gpu_annotations", "python"};
+  for (const Slice& x : t.slices) ++c.rows[kSliceKinds[static_cast<int>(x.kind)]];
+  for (const Flow& f : t.flows) {
+    if (f.kind != FlowKind::kLaunch) ++c.rows["flows (not launch)"];
+  }
+  for (const Kernel& k : t.kernels) {
+    Totals& n = c.kernels_by_name[std::string(t.str(k.name))];
+    ++n.count;
+    n.total_ns += k.duration_ns;
+  }
+  return c;
+}
+
+RoundTrip ExportAndReloadWith(const std::string& input, const std::string& name,
+                              const ImportOptions& options) {
+  RoundTrip result;
+  StatusOr<Trace> original = LoadTrace(input, options);
+  EXPECT_TRUE(original.ok()) << original.status().message();
+  if (!original.ok()) return result;
+  result.original = std::move(*original);
+  result.path = ::testing::TempDir() + "/family_" + name + ".json";
+  Status status = FindExporter("chrome-json")->Export(result.original, result.path);
+  EXPECT_TRUE(status.ok()) << status.message();
+  StatusOr<Trace> back = LoadTrace(result.path, ImportOptions{});
+  EXPECT_TRUE(back.ok()) << back.status().message();
+  if (back.ok()) result.back = std::move(*back);
+  return result;
+}
+
+// The file's JSON, gzip or not, for oracles that walk the original input.
+nlohmann::json ReadJsonFile(const std::string& path) {
+  std::string text;
+  gzFile in = gzopen(path.c_str(), "rb");  // reads plain files too
+  EXPECT_NE(in, nullptr) << path;
+  if (in == nullptr) return {};
+  char buffer[1 << 16];
+  for (int n; (n = gzread(in, buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+  gzclose(in);
+  return nlohmann::json::parse(text);
+}
+
+int64_t SqlCount(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(("file:" + path + "?immutable=1").c_str(), &db,
+                  SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+  sqlite3_stmt* st = nullptr;
+  int64_t count = -1;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW) {
+    count = sqlite3_column_int64(st, 0);
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return count;
+}
+
+struct FamilyCase {
+  const char* label;
+  std::string path;
+  int skip_runs = -1;
+};
+
+class ExportChromeJsonFamily : public ::testing::TestWithParam<FamilyCase> {};
+
+TEST_P(ExportChromeJsonFamily, EveryTableSurvives) {
+  ImportOptions options;
+  options.skip_runs = GetParam().skip_runs;
+  const RoundTrip rt = ExportAndReloadWith(GetParam().path, GetParam().label, options);
+  const TableCounts before = CountTables(rt.original), after = CountTables(rt.back);
+  EXPECT_GT(before.rows.at("kernels"), 0);
+  EXPECT_EQ(after, before);
+  EXPECT_EQ(after.rows, before.rows);
+  EXPECT_EQ(after.kernels_by_name, before.kernels_by_name);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    RealTraces, ExportChromeJsonFamily,
+    ::testing::Values(
+        FamilyCase{"kineto_alexnet_sync",
+                   kData + "/kineto/hta/alexnet_a100_cuda_sync_trace.json.gz"},
+        FamilyCase{"kineto_qwen_memory_instants",
+                   kData + "/kineto/tracelens_pairs/h100_qwen1.5-0.5b_inference.json.gz"},
+        FamilyCase{"kineto_rocm_mi250",
+                   kData + "/kineto/hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz"},
+        FamilyCase{"nsys_h100_2gpu", kH100},
+        FamilyCase{"nsys_old_schema",
+                   kData + "/nvidia/nsys_sqlite/extrap_ex-gpu_s10_callchains_old_schema.sqlite"},
+        FamilyCase{"onnxruntime_warm_up_kept", kOrt, ImportOptions::kMarkWarmUpRuns},
+        FamilyCase{"rocprofv3", kRocprof},
+        FamilyCase{"xplane_mi300", kData + "/kineto/jax_xplane/jax08_mi300_conv3d.tw003.xplane.pb"},
+        FamilyCase{"native_webgpu",
+                   TM_SOURCE_DIR "/tests/data/native/webgpu_timestamp_queries.json"}),
+    [](const ::testing::TestParamInfo<FamilyCase>& info) { return info.param.label; });
+
+// Nsight Systems synchronization records become kSync calls on the waiting thread and go out as
+// cuda_sync events: as many as the export's own table has, read with SQL.
+TEST(ExportChromeJson, NsightSystemsSyncEventsMatchSql) {
+  for (const std::string path :
+       {kH100, kData + "/nvidia/nsys_sqlite/extrap_ex-gpu_s10_callchains_old_schema.sqlite"}) {
+    SCOPED_TRACE(path);
+    const int64_t sql = SqlCount(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
+    ASSERT_GT(sql, 0);
+    const RoundTrip rt = ExportAndReload(path, "nsys_sync");
+    EXPECT_EQ(CountTables(rt.back).rows["sync"], sql);
+    int64_t sync_events = 0;
+    const nlohmann::json doc1 = ReadJsonFile(rt.path);
+    for (const nlohmann::json& e : doc1.at("traceEvents")) {
+      sync_events += e.value("cat", "") == "cuda_sync";
+    }
+    EXPECT_EQ(sync_events, sql);
+    // Each sits on the thread of the runtime call it belongs to (same process and correlationId).
+    const int64_t with_call = SqlCount(
+        path,
+        "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION s WHERE EXISTS (SELECT 1 FROM "
+        "CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = s.correlationId AND "
+        "r.globalTid / 16777216 = s.globalPid / 16777216)");
+    EXPECT_EQ(with_call, sql);  // 244 of 244, 7 of 7
+  }
+}
+
+// Kineto instant events (ph "i"/"I") are kept with their args: as many as a walk of the original
+// file counts, per name.
+TEST(ExportChromeJson, KinetoInstantsMatchTheOriginalFile) {
+  const std::string path = kData + "/kineto/tracelens_pairs/h100_qwen1.5-0.5b_inference.json.gz";
+  std::map<std::string, int64_t> walked;
+  const nlohmann::json doc2 = ReadJsonFile(path);
+  for (const nlohmann::json& e : doc2.at("traceEvents")) {
+    const std::string ph = e.value("ph", "");
+    if ((ph == "i" || ph == "I") && e.contains("ts")) ++walked[e.value("name", "")];
+  }
+  EXPECT_EQ(walked["[memory]"], 2450);
+  const RoundTrip rt = ExportAndReload(path, "kineto_instants");
+  for (const Trace* t : {&rt.original, &rt.back}) {
+    std::map<std::string, int64_t> kept;
+    for (const Instant& i : t->instants) ++kept[std::string(t->str(i.name))];
+    EXPECT_EQ(kept, walked);
+  }
+  // The args of the first [memory] record, byte for byte as values.
+  nlohmann::json first_args;
+  const nlohmann::json doc3 = ReadJsonFile(path);
+  for (const nlohmann::json& e : doc3.at("traceEvents")) {
+    if (e.value("name", "") == "[memory]") {
+      first_args = e.at("args");
+      break;
+    }
+  }
+  bool found = false;
+  const nlohmann::json doc4 = ReadJsonFile(rt.path);
+  for (const nlohmann::json& e : doc4.at("traceEvents")) {
+    if (e.value("ph", "") == "i" && e.value("name", "") == "[memory]" &&
+        e.at("args") == first_args) {
+      found = true;
+      EXPECT_EQ(e.value("s", ""), "t");
+      EXPECT_EQ(e.value("cat", ""), "cpu_instant_event");
+    }
+  }
+  EXPECT_TRUE(found) << first_args;
+}
+
+// Host processes are named; a device whose id is also a host pid moves to another pid, keeping
+// its id in args.device (which the importer reads), so the two never share a process.
+TEST(ExportChromeJson, HostProcessesNamedAndDevicePidsDistinct) {
+  Trace trace;
+  trace.format = "synthetic";
+  Device gpu;
+  gpu.backend = Backend::kCuda;
+  gpu.name = "GPU";
+  gpu.index = 5;
+  gpu.trace_id = 5;
+  trace.devices.push_back(gpu);
+  trace.tracks.push_back(Track{5, 77, {}, {}, "main"});
+  ApiCall call;
+  call.start_ns = 1000;
+  call.duration_ns = 10;
+  call.name = trace.strings.Intern("cudaLaunchKernel");
+  call.link.correlation = 9;
+  trace.api_calls.push_back(call);
+  Kernel k;
+  k.start_ns = 2000;
+  k.duration_ns = 30;
+  k.name = trace.strings.Intern("k");
+  k.device = 0;
+  k.stream = 7;
+  k.link.correlation = 9;
+  trace.kernels.push_back(k);
+  SortTraceTables(&trace);
+  ComputeTraceSpan(&trace);
+  const std::string path = ::testing::TempDir() + "/pid_collision.json";
+  ASSERT_TRUE(FindExporter("chrome-json")->Export(trace, path).ok());
+  std::map<int64_t, std::string> process_names;
+  int64_t kernel_pid = -1, kernel_device = -1;
+  const nlohmann::json doc5 = ReadJsonFile(path);
+  for (const nlohmann::json& e : doc5.at("traceEvents")) {
+    if (e.at("ph") == "M" && e.at("name") == "process_name") {
+      process_names[e.at("pid").get<int64_t>()] = e.at("args").at("name");
+    }
+    if (e.value("cat", "") == "kernel") {
+      kernel_pid = e.at("pid");
+      kernel_device = e.at("args").at("device");
+    }
+  }
+  EXPECT_EQ(process_names[5], "host process 5");
+  EXPECT_NE(kernel_pid, 5);
+  EXPECT_EQ(kernel_device, 5);
+  EXPECT_EQ(process_names[kernel_pid], "cuda 5 GPU");
+  StatusOr<Trace> back = LoadTrace(path, ImportOptions{});
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_EQ(back->devices.size(), 1u);
+  EXPECT_EQ(back->devices[0].trace_id, 5);
+  ASSERT_EQ(back->api_calls.size(), 1u);
+  EXPECT_EQ(back->tracks[back->api_calls[0].track].pid, 5);
+  EXPECT_EQ(LinkSummary(*back)["kernels with launch"], 1);
+}
+
+// ONNX Runtime: `export` keeps the warm-up run (the importer's default leaves it out), marked;
+// --skip-runs still leaves runs out when asked. Node counts from a walk of the profile.
+TEST(ExportChromeJson, OnnxRuntimeWarmUpKeptAndMarked) {
+  int64_t nodes = 0;
+  const nlohmann::json profile = ReadJsonFile(kOrt);
+  for (const nlohmann::json& e : profile.is_array() ? profile : profile.at("traceEvents")) {
+    const std::string name = e.value("name", "");
+    nodes += e.value("cat", "") == "Node" && name.ends_with("_kernel_time");
+  }
+  EXPECT_EQ(nodes, 18);
+  const std::string out = ::testing::TempDir() + "/ort_all_runs.json";
+  RunResult r = RunTensormorph({"export", kOrt, "--to", "chrome-json", "-o", out, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  StatusOr<Trace> back = LoadTrace(out, ImportOptions{});
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(static_cast<int64_t>(back->kernels.size()), nodes);
+  std::set<std::string> runs;
+  for (const Slice& s : back->slices) {
+    if (back->str(s.name).starts_with("model_run")) runs.insert(std::string(back->str(s.name)));
+  }
+  EXPECT_EQ(runs, (std::set<std::string>{"model_run#0 (warm-up)", "model_run#1", "model_run#2"}));
+  const std::string skipped = ::testing::TempDir() + "/ort_skip.json";
+  r = RunTensormorph(
+      {"export", kOrt, "--to", "chrome-json", "-o", skipped, "-q", "--skip-runs", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  StatusOr<Trace> later = LoadTrace(skipped, ImportOptions{});
+  ASSERT_TRUE(later.ok());
+  EXPECT_EQ(later->kernels.size(), 12u);  // 6 nodes per run
 }
 
 }  // namespace

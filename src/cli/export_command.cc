@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "export/exporter.h"
+#include "import/importer.h"
 
 namespace tensormorph {
 namespace {
@@ -85,6 +86,9 @@ CommandRunner AddExportCommand(CLI::App* app) {
       std::cerr << "tensormorph: error: export converts one trace at a time\n";
       return kExitUsage;
     }
+    // An export keeps every ONNX Runtime model run, the warm-up one marked as such, unless the
+    // user asks for runs to be left out with --skip-runs.
+    if (options->common.skip_runs < 0) options->common.skip_runs = ImportOptions::kMarkWarmUpRuns;
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);

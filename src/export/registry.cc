@@ -1,6 +1,7 @@
 #include "export/chrome_json/chrome_json_exporter.h"
 #include "export/exporter.h"
 #include "export/native/native_exporter.h"
+#include "export/perfetto/perfetto_exporter.h"
 #include "export/sqlite/sqlite_exporter.h"
 
 namespace tensormorph {
@@ -10,8 +11,9 @@ const std::vector<const Exporter*>& Exporters() {
   static const native::NativeExporter kNativeNdjson(native::Layout::kNdjson);
   static const ChromeJsonExporter kChromeJson;
   static const SqliteExporter kSqlite;
+  static const PerfettoExporter kPerfetto;
   static const std::vector<const Exporter*> kExporters = {&kNative, &kNativeNdjson, &kChromeJson,
-                                                          &kSqlite};
+                                                          &kSqlite, &kPerfetto};
   return kExporters;
 }
 

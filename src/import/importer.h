@@ -24,8 +24,10 @@ struct ImportOptions {
   // then says so in its metadata ("host_rows": "skipped").
   bool host_rows = true;
   // ONNX Runtime profiles: model runs left out as warm-up, in time order; -1 = the first one
-  // when there are several (it is summarised in a warning instead).
+  // when there are several (it is summarised in a warning instead); kMarkWarmUpRuns = none, the
+  // run -1 would leave out kept and named "model_run#0 (warm-up)" (what `export` does).
   int skip_runs = -1;
+  static constexpr int kMarkWarmUpRuns = -2;
   // The most content one input may hold, in bytes: the file, or what its gzip data decompresses
   // to (--max-input-size; src/io/block_reader.h). 0 = no limit.
   uint64_t max_input_bytes = kDefaultMaxInputBytes;

@@ -19,6 +19,9 @@ void SortTraceTables(Trace* trace) {
   std::sort(trace->transfers.begin(), trace->transfers.end(), by_device);
   std::sort(trace->api_calls.begin(), trace->api_calls.end(), by_track);
   std::sort(trace->slices.begin(), trace->slices.end(), by_track);
+  std::sort(trace->instants.begin(), trace->instants.end(), [](const Instant& a, const Instant& b) {
+    return std::tie(a.track, a.ts_ns, a.name) < std::tie(b.track, b.ts_ns, b.name);
+  });
 }
 
 void ShiftTraceTimes(int64_t offset_ns, Trace* trace) {
@@ -27,6 +30,7 @@ void ShiftTraceTimes(int64_t offset_ns, Trace* trace) {
   for (ApiCall& c : trace->api_calls) c.start_ns += offset_ns;
   for (Slice& s : trace->slices) s.start_ns += offset_ns;
   for (Flow& f : trace->flows) f.ts_ns += offset_ns;
+  for (Instant& i : trace->instants) i.ts_ns += offset_ns;
 }
 
 void ComputeTraceSpan(Trace* trace) {

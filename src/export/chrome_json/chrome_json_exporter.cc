@@ -13,6 +13,7 @@ Status ChromeJsonExporter::Export(const Trace& trace, const std::string& output_
   events.WriteNameEvents();
   events.WriteDeviceWork();
   events.WriteHostWork();
+  events.WriteInstants();
   events.WriteFlows();
   events.WriteFooter();
   return out.Finish();

@@ -16,6 +16,13 @@ namespace tensormorph::chrome_json {
 // position in Trace::devices.
 std::vector<int64_t> ChooseDeviceKeys(const Trace& trace);
 
+// The pid each device's process has in the output: its key (above), unless a host process has
+// that pid (a host track of runtime/driver calls, ops, user annotations, python frames or instants
+// with that numeric pid); such a device moves to the first pid above every host pid and device
+// key. Kineto's own GPU-side tracks (GPU annotations, cuda_sync, flow ends) share their device's
+// pid and do not count as host processes.
+std::vector<int64_t> ChooseDevicePids(const Trace& trace, const std::vector<int64_t>& keys);
+
 // The time base written as baseTimeNanoseconds; event times are written relative to it, so that
 // viewers that parse "ts" as a double (Perfetto, chrome://tracing) keep nanoseconds. The trace's
 // own base when it has one that precedes every event, else its start rounded down to a second;
@@ -30,6 +37,7 @@ class EventWriter {
   void WriteNameEvents();  // process_name / thread_name metadata events
   void WriteDeviceWork();  // kernels, memcpys, memsets
   void WriteHostWork();    // runtime/driver calls, ops, annotations, python frames
+  void WriteInstants();    // instant events ("ph":"i"), with their args as the source wrote them
   void WriteFlows();       // the trace's flows, or launch flows rebuilt from correlation ids
   void WriteFooter();      // the trace's metadata keys and `}`
   uint64_t events() const { return events_; }
@@ -47,10 +55,13 @@ class EventWriter {
   void DeviceProperties();
   void KernelMetrics(const KernelCounters& counters);  // `,"metrics":{...}`
   int64_t DeviceKey(uint32_t device) const;
+  int64_t DevicePid(uint32_t device) const;
+  void NameHostProcesses();  // process_name + process_sort_index for each host pid
 
   const Trace& trace_;
   JsonFileWriter& out_;
   std::vector<int64_t> device_keys_;
+  std::vector<int64_t> device_pids_;
   int64_t time_base_ = 0;
   uint64_t events_ = 0;
   bool args_empty_ = true;

@@ -2,6 +2,7 @@
 // shared/reference/chrome-kineto-jax.md §2.5-2.6), which are the ones our importer reads.
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <unordered_map>
 
 #include "export/chrome_json/event_writer.h"
@@ -102,7 +103,7 @@ void EventWriter::TrackIds(uint32_t track_index) {
 }
 
 void EventWriter::DeviceIds(uint32_t device, int64_t stream) {
-  out_.Format(",\"pid\":{},\"tid\":{}", DeviceKey(device), stream);
+  out_.Format(",\"pid\":{},\"tid\":{}", DevicePid(device), stream);
 }
 
 void EventWriter::Times(int64_t start_ns, int64_t duration_ns) {
@@ -242,6 +243,40 @@ void EventWriter::WriteHostWork() {
   }
 }
 
+void EventWriter::WriteInstants() {
+  // Args texts repeat little ([memory] records differ in their addresses); check each once anyway.
+  std::unordered_map<StringId, bool> pasteable;
+  for (const Instant& i : trace_.instants) {
+    BeginEvent('i', "", trace_.str(i.name));
+    if (i.category != 0) {
+      out_.Raw(",\"cat\":");
+      out_.String(trace_.str(i.category));
+    }
+    TrackIds(i.track);
+    out_.Raw(",\"ts\":");
+    out_.Micros(i.ts_ns - time_base_);
+    out_.Raw(i.scope == InstantScope::kGlobal    ? ",\"s\":\"g\""
+             : i.scope == InstantScope::kProcess ? ",\"s\":\"p\""
+                                                 : ",\"s\":\"t\"");
+    if (i.args != 0) {
+      const std::string_view args = trace_.str(i.args);
+      auto [it, inserted] = pasteable.try_emplace(i.args);
+      if (inserted) {
+        it->second = !args.empty() && args.front() == '{' && nlohmann::json::accept(args);
+      }
+      if (it->second) {
+        out_.Raw(",\"args\":");
+        out_.Raw(args);
+      } else {  // not a JSON object the output may hold verbatim: keep it as text
+        out_.Raw(",\"args\":{\"args\":");
+        out_.String(args);
+        out_.Raw("}");
+      }
+    }
+    out_.Raw("}");
+  }
+}
+
 void EventWriter::FlowFields(uint64_t id, int64_t ts_ns, bool binds_enclosing) {
   out_.Format(",\"id\":{},\"ts\":", id);
   out_.Micros(ts_ns - time_base_);
@@ -267,7 +302,9 @@ void EventWriter::WriteFlows() {
   std::unordered_map<uint64_t, uint32_t> launch_by_correlation;
   for (uint32_t i = 0; i < trace_.api_calls.size(); ++i) {
     const uint64_t correlation = trace_.api_calls[i].link.correlation;
-    if (correlation != 0) launch_by_correlation.try_emplace(correlation, i);
+    // A sync record shares its correlation id with the call that waited; it launched nothing.
+    if (correlation != 0 && trace_.api_calls[i].kind != ApiKind::kSync)
+      launch_by_correlation.try_emplace(correlation, i);
   }
   if (launch_by_correlation.empty()) return;
   const auto arrow = [&](const LinkIds& link, uint32_t device, int64_t stream, int64_t start_ns) {

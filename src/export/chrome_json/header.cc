@@ -1,4 +1,5 @@
 // The header, the name metadata events and the footer of a Chrome-JSON export.
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -42,6 +43,32 @@ std::vector<int64_t> ChooseDeviceKeys(const Trace& trace) {
   return positions;
 }
 
+std::vector<int64_t> ChooseDevicePids(const Trace& trace, const std::vector<int64_t>& keys) {
+  std::vector<bool> host_track(trace.tracks.size(), false);
+  const auto mark = [&](uint32_t track) {
+    if (track < host_track.size()) host_track[track] = true;
+  };
+  for (const ApiCall& call : trace.api_calls) {
+    if (call.kind != ApiKind::kSync) mark(call.track);
+  }
+  for (const Slice& s : trace.slices) {
+    if (s.kind != SliceKind::kGpuAnnotation) mark(s.track);
+  }
+  for (const Instant& i : trace.instants) mark(i.track);
+  std::set<int64_t> host_pids;
+  for (size_t i = 0; i < trace.tracks.size(); ++i) {
+    if (host_track[i] && trace.tracks[i].pid_name.empty()) host_pids.insert(trace.tracks[i].pid);
+  }
+  int64_t next = 0;
+  if (!host_pids.empty()) next = std::max(next, *host_pids.rbegin());
+  for (int64_t key : keys) next = std::max(next, key);
+  std::vector<int64_t> pids = keys;
+  for (int64_t& pid : pids) {
+    if (host_pids.count(pid) && next < INT64_MAX) pid = ++next;
+  }
+  return pids;
+}
+
 int64_t ChooseTimeBase(const Trace& trace) {
   constexpr int64_t kMaxBase = int64_t{1} << 62;  // the importer's limit for a plausible base
   if (trace.span_start_ns <= 0) return 0;
@@ -56,10 +83,15 @@ EventWriter::EventWriter(const Trace& trace, JsonFileWriter* out)
     : trace_(trace),
       out_(*out),
       device_keys_(ChooseDeviceKeys(trace)),
+      device_pids_(ChooseDevicePids(trace, device_keys_)),
       time_base_(ChooseTimeBase(trace)) {}
 
 int64_t EventWriter::DeviceKey(uint32_t device) const {
   return device < device_keys_.size() ? device_keys_[device] : -1;
+}
+
+int64_t EventWriter::DevicePid(uint32_t device) const {
+  return device < device_pids_.size() ? device_pids_[device] : -1;
 }
 
 void EventWriter::DeviceProperties() {
@@ -130,28 +162,31 @@ void EventWriter::WriteNameEvents() {
   for (size_t i = 0; i < trace_.devices.size(); ++i) {
     const Device& d = trace_.devices[i];
     const int64_t key = device_keys_[i];
+    const int64_t pid = device_pids_[i];
     std::string label = fmt::format("{} {}", BackendName(d.backend), d.index >= 0 ? d.index : key);
     if (!d.name.empty()) label += " " + d.name;
     BeginEvent('M', "", "process_name");
-    out_.Format(",\"pid\":{},\"tid\":0,\"args\":{{\"name\":", key);
+    out_.Format(",\"pid\":{},\"tid\":0,\"args\":{{\"name\":", pid);
     out_.String(label);
     out_.Raw("}}");
-    if (!d.name.empty()) {  // the importer names undescribed devices by their process label
+    // The importer names undescribed devices by the label of the process whose pid is their key.
+    if (!d.name.empty() && pid == key) {
       BeginEvent('M', "", "process_labels");
-      out_.Format(",\"pid\":{},\"tid\":0,\"args\":{{\"labels\":", key);
+      out_.Format(",\"pid\":{},\"tid\":0,\"args\":{{\"labels\":", pid);
       out_.String(d.name);
       out_.Raw("}}");
     }
     BeginEvent('M', "", "process_sort_index");
-    out_.Format(",\"pid\":{},\"tid\":0,\"args\":{{\"sort_index\":{}}}}}", key, 1'000'000 + i);
+    out_.Format(",\"pid\":{},\"tid\":0,\"args\":{{\"sort_index\":{}}}}}", pid, 1'000'000 + i);
   }
+  NameHostProcesses();
   const auto name_stream = [&](uint32_t device, int64_t stream) {
-    if (!named_threads.emplace(DeviceKey(device), stream).second) return;
+    if (!named_threads.emplace(DevicePid(device), stream).second) return;
     BeginEvent('M', "", "thread_name");
-    out_.Format(",\"pid\":{},\"tid\":{},\"args\":{{\"name\":\"stream {}\"}}}}", DeviceKey(device),
+    out_.Format(",\"pid\":{},\"tid\":{},\"args\":{{\"name\":\"stream {}\"}}}}", DevicePid(device),
                 stream, stream);
     BeginEvent('M', "", "thread_sort_index");
-    out_.Format(",\"pid\":{},\"tid\":{},\"args\":{{\"sort_index\":{}}}}}", DeviceKey(device),
+    out_.Format(",\"pid\":{},\"tid\":{},\"args\":{{\"sort_index\":{}}}}}", DevicePid(device),
                 stream, stream);
   };
   // Both tables are sorted by (device, stream, start): a new pair starts a new run.
@@ -181,6 +216,41 @@ void EventWriter::WriteNameEvents() {
     out_.Raw(",\"args\":{\"name\":");
     out_.String(track.thread_name);
     out_.Raw("}}");
+  }
+}
+
+void EventWriter::NameHostProcesses() {
+  // Every process of a host track that is not a device's, numeric pids in order, then string pids
+  // ("Spans", "Traces") by their text. The model keeps no process names: the label says what the
+  // pid is.
+  const std::set<int64_t> device_pids(device_pids_.begin(), device_pids_.end());
+  std::set<int64_t> numeric;
+  std::set<std::string_view> named;
+  for (const Track& track : trace_.tracks) {
+    if (!track.pid_name.empty()) {
+      named.insert(track.pid_name);
+    } else if (!device_pids.count(track.pid)) {
+      numeric.insert(track.pid);
+    }
+  }
+  int64_t order = 0;
+  for (int64_t pid : numeric) {
+    BeginEvent('M', "", "process_name");
+    out_.Format(",\"pid\":{},\"tid\":0,\"args\":{{\"name\":\"host process {}\"}}}}", pid, pid);
+    BeginEvent('M', "", "process_sort_index");
+    out_.Format(",\"pid\":{},\"tid\":0,\"args\":{{\"sort_index\":{}}}}}", pid, order++);
+  }
+  for (std::string_view pid : named) {
+    BeginEvent('M', "", "process_name");
+    out_.Raw(",\"pid\":");
+    out_.String(pid);
+    out_.Raw(",\"tid\":0,\"args\":{\"name\":");
+    out_.String(pid);
+    out_.Raw("}}");
+    BeginEvent('M', "", "process_sort_index");
+    out_.Raw(",\"pid\":");
+    out_.String(pid);
+    out_.Format(",\"tid\":0,\"args\":{{\"sort_index\":{}}}}}", order++);
   }
 }
 

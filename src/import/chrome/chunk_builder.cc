@@ -147,9 +147,23 @@ void ChunkBuilder::Add(const RawEvent& event, uint64_t content_offset) {
       return;
     }
     case 'i':
-    case 'I':
+    case 'I': {
       ++out_->counts.instants;
+      if (!event.has_ts || event.ts_ns > kMaxAbsTimestampNs || event.ts_ns < -kMaxAbsTimestampNs) {
+        return;  // counted, but an instant without a time marks nothing
+      }
+      Instant instant;
+      instant.ts_ns = event.ts_ns;
+      instant.name = out_->strings.Intern(event.name);
+      instant.category = out_->strings.Intern(event.category);
+      if (!event.raw_args.empty()) instant.args = out_->strings.Intern(event.raw_args);
+      instant.track = TrackOf(event);
+      instant.scope = event.scope == "g"   ? InstantScope::kGlobal
+                      : event.scope == "p" ? InstantScope::kProcess
+                                           : InstantScope::kThread;
+      out_->instants.push_back(instant);
       return;
+    }
     case 0:
       // `{}` elements (XLA ends its array with one) carry nothing.
       if (event.name.empty() && !event.has_ts) return;

@@ -56,6 +56,7 @@ void ChunkMerger::Append(ChunkResult&& chunk) {
   ReserveFor(&trace_->api_calls, chunk.api_calls.size(), chunk.input_fraction);
   ReserveFor(&trace_->slices, chunk.slices.size(), chunk.input_fraction);
   ReserveFor(&trace_->flows, chunk.flows.size(), chunk.input_fraction);
+  ReserveFor(&trace_->instants, chunk.instants.size(), chunk.input_fraction);
 
   std::vector<StringId> strings(chunk.strings.size());
   for (StringId id = 0; id < strings.size(); ++id)
@@ -110,6 +111,13 @@ void ChunkMerger::Append(ChunkResult&& chunk) {
   for (Flow f : chunk.flows) {
     f.track = tracks[f.track];
     trace_->flows.push_back(f);
+  }
+  for (Instant i : chunk.instants) {
+    i.name = strings[i.name];
+    i.category = strings[i.category];
+    i.args = strings[i.args];
+    i.track = tracks[i.track];
+    trace_->instants.push_back(i);
   }
   for (UntypedEvent u : chunk.untyped) {
     u.name = strings[u.name];

@@ -358,7 +358,16 @@ bool ReadEvent(value element, RawEvent* event, std::string* error, error_code* j
         }
         break;
       case 'a':
-        if (key.Is("args")) err = ReadArgs(val, &event->args);
+        if (key.Is("args")) {
+          if (event->phase == 'i' || event->phase == 'I') {
+            err = RawContainer(val, &event->raw_args);
+          } else {
+            err = ReadArgs(val, &event->args);
+          }
+        }
+        break;
+      case 's':
+        if (key.Is("s")) err = ReadText(val, &event->scope);
         break;
       default:
         break;

@@ -47,6 +47,11 @@ struct RawEvent {
   int64_t dur_ns = 0;
   uint64_t id = 0;
   bool binds_enclosing = false;  // "bp": "e"
+  std::string_view scope;        // "s" of instant events: "t", "p", "g"
+  // The JSON text of "args" of instant events ("ph" "i" / "I"), whose args are kept whole. Read
+  // when "ph" comes before "args" in the event (as every writer we know puts it); other events'
+  // args are parsed into `args` instead.
+  std::string_view raw_args;
   RawId pid, tid;
   RawArgs args;
 };

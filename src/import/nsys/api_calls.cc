@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "import/nsys/sync_events.h"
+
 namespace tensormorph::nsys {
 namespace {
 
@@ -21,20 +23,6 @@ ApiKind KindOf(std::optional<int64_t> event_class, std::string_view name) {
   return name.starts_with("cu") && !name.starts_with("cuda") ? ApiKind::kDriver : ApiKind::kRuntime;
 }
 
-// Sync records are counted, not kept: CUPTI writes them per process and stream, not per thread,
-// so they have no host track to sit on.
-Status CountSyncRecords(ImportContext& context) {
-  if (!context.schema().HasTable(kSyncTable)) return Status::Ok();
-  StatusOr<Statement> count =
-      context.db().Prepare(fmt::format("SELECT count(*) AS n FROM {}", QuoteIdentifier(kSyncTable)),
-                           fmt::format("table {}", kSyncTable));
-  if (!count.ok()) return count.status();
-  StatusOr<bool> row = count->Step();
-  if (!row.ok()) return row.status();
-  if (*row) context.trace().counts.sync_events += static_cast<uint64_t>(count->IntOr(0, 0));
-  return Status::Ok();
-}
-
 }  // namespace
 
 std::string_view StripApiVersion(std::string_view name) {
@@ -47,8 +35,7 @@ std::string_view StripApiVersion(std::string_view name) {
 }
 
 Status ReadApiCalls(ImportContext& context) {
-  if (Status s = CountSyncRecords(context); !s.ok()) return s;
-  if (!context.schema().HasTable(kRuntimeTable)) return Status::Ok();
+  if (!context.schema().HasTable(kRuntimeTable)) return ReadSyncEvents(context);
   StatusOr<Statement> select =
       SelectColumns(context.db(), context.schema(), kRuntimeTable, {"start", "end", "nameId"},
                     {"eventClass", "globalTid", "correlationId"});
@@ -93,7 +80,7 @@ Status ReadApiCalls(ImportContext& context) {
     ++(call.kind == ApiKind::kDriver ? trace.counts.driver_calls : trace.counts.runtime_calls);
     trace.api_calls.push_back(call);
   }
-  return Status::Ok();
+  return ReadSyncEvents(context);
 }
 
 }  // namespace tensormorph::nsys
