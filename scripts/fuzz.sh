@@ -19,6 +19,12 @@ RUNS=${TM_FUZZ_RUNS:-4000}
 DATA=${TM_SHARED_DATA:-../shared/data}
 ART=$BUILD/fuzz-artifacts
 mkdir -p "$ART"
+# rocpd seeds: databases built from the checked-in SQL text (tests/data/rocpd/make_rocpd_sql.py)
+mkdir -p "$BUILD/rocpd-seeds"
+for sql in tests/data/rocpd/*_results.sql; do
+  seed_db="$BUILD/rocpd-seeds/$(basename "$sql" .sql).db"
+  [ -s "$seed_db" ] || sqlite3 "$seed_db" < "$sql"
+done
 
 # harness -> seed files (globs; files over 1 MB are left out: libFuzzer mutates small inputs best)
 declare -A SEEDS=(
@@ -27,19 +33,23 @@ declare -A SEEDS=(
   [gzip]="$DATA/kineto/hta/*.json.gz"
   [nsys]="$DATA/nvidia/nsys_sqlite/nsysai_mock_rtx3080_2026.1.sqlite"
   [nsys_schema]=""
+  [rocpd_schema]=""
+  [rocprof_compute_db_schema]=""
+  [rocpd]="$BUILD/rocpd-seeds/*.db"
   [ncu]="$DATA/nvidia/ncu_csv/*.csv tests/data/ncu_raw_fixture.csv"
   [rocprof]="$DATA/other/rocprofv3/*.csv $DATA/other/rocprofv3_rocm62/*.csv tests/data/rocprofv3_*"
   [onnxruntime]="$DATA/other/onnxruntime/*.json"
   [xctrace]="tests/data/xctrace/*.xml"
   [xplane]="$DATA/kineto/jax_xplane/*.pb"
   [native]="tests/data/native/*"
-  [webgpu]="tests/data/webgpu/*"
+  [webgpu]="tests/data/webgpu/* $DATA/other/webgpu_browser/*"
+  [rocprof_compute_db]="tests/data/rocprof_compute_db/*.db"
 )
 # The reproducible mode's inputs per harness, where TM_FUZZ_RUNS would not finish within the cap on
 # a 2-core machine (the Kineto importer starts its parser threads for every input).
 declare -A RUNS_OF=([kineto]=1500)
 # Inputs larger than this are cut by libFuzzer; an Nsight export is a few hundred KB.
-declare -A MAX_LEN=([nsys]=524288 [xplane]=524288)
+declare -A MAX_LEN=([nsys]=524288 [rocpd]=524288 [xplane]=524288 [rocprof_compute_db]=262144)
 declare -A DICTS=(
   [sniff]=json [kineto]=json [onnxruntime]=json [native]=json [webgpu]=json
   [ncu]=csv [rocprof]=csv [xctrace]=xml

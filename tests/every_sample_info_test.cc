@@ -64,6 +64,9 @@ const std::map<std::string, Expected>& Table() {
         {"other/rocprof_compute/vcopy_MI300X_A1/sysinfo.csv", {"rocprof", "rocm", 1, ""}},
         {"other/rocprof_compute/vcopy_MI300X_A1/timestamps.csv", {"rocprof", "rocm", 1, ""}},
         // rocprofv3 (current): the traces, and the files that hold no dispatches.
+        // rocprof-compute 3.5's SQLite database (MI350).
+        {"other/rocprof_compute_db/rocprof_compute_3.5_mi350_23ed6f36.db",
+         {"rocprof-compute-db", "rocm", 1, ""}},
         {"other/rocprofv3/counter_collection.csv", {"", "", 0, "read the run's kernel_trace.csv"}},
         {"other/rocprofv3/hip_api_stats.csv", {"", "", 0, "a rocprofv3 statistics file"}},
         {"other/rocprofv3/hip_domain_stats.csv", {"", "", 0, "a rocprofv3 statistics file"}},
@@ -83,6 +86,26 @@ const std::map<std::string, Expected>& Table() {
         {"other/rocprofv3_rocm62/kernel_names.csv", {"", "", 0, "read the run's kernel_trace.csv"}},
         {"other/rocprofv3_rocm62/kernel_trace.csv", {"rocprof", "rocm", 1, ""}},
         {"other/rocprofv3_rocm62/memory_copy_trace.csv", {"rocprof", "rocm", 1, ""}},
+        // WebGPU in headless Chromium: ONNX Runtime Web 1.30 / 1.17 / 1.16 and TensorFlow.js.
+        {"other/webgpu_browser/adapter_info.json", {"", "", 0, "a WebGPU adapter description"}},
+        {"other/webgpu_browser/ort1163_jsep_convnet_console.log", {"ort-web-log", "webgpu", 1, ""}},
+        {"other/webgpu_browser/ort1173_jsep_convnet_console.log", {"ort-web-log", "webgpu", 1, ""}},
+        {"other/webgpu_browser/ort130_jsep_convnet_console.log", {"ort-web-log", "webgpu", 1, ""}},
+        {"other/webgpu_browser/ort130_jsep_convnet_console.profiling-lines.txt",
+         {"ort-web-log", "webgpu", 1, ""}},
+        {"other/webgpu_browser/ort130_jsep_convnet_console.session-profile.json",
+         {"onnxruntime", "webgpu", 1, ""}},
+        {"other/webgpu_browser/ort130_jsep_convnet_ondata.json",
+         {"ort-web-profiling", "webgpu", 1, ""}},
+        {"other/webgpu_browser/ort130_jsep_convnet_ondata.ndjson",
+         {"ort-web-profiling", "webgpu", 1, ""}},
+        {"other/webgpu_browser/ort130_native_convnet_sessprof.session-profile.json",
+         {"onnxruntime", "webgpu", 1, ""}},
+        {"other/webgpu_browser/tfjs422_convnet.profiles.json", {"tfjs-profile", "webgpu", 1, ""}},
+        {"other/webgpu_browser/tfjs422_convnet.profiles.ndjson", {"tfjs-profile", "webgpu", 1, ""}},
+        {"other/webgpu_browser/tfjs422_convnet.time.json", {"", "", 0, "tf.time() results"}},
+        {"other/webgpu_browser/tfjs422_debug_ops.console.log", {"tfjs-debug-log", "webgpu", 1, ""}},
+        {"other/webgpu_browser/tiny_convnet.onnx", {"", "", 0, "an ONNX model"}},
         // TensorFlow on 8 NVIDIA GPUs: device_vendor is empty, the compute capability says NVIDIA;
         // three of the eight GPUs ran something in this capture.
         {"kineto/xplane_nvidia/tf_gpu_multiworker_8gpu.xplane.pb", {"jax-xplane", "cuda", 3, ""}},

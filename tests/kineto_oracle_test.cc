@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/cxx_filt.h"
 #include "support/kineto_events.h"
 #include "support/run_tensormorph.h"
 
@@ -412,9 +413,20 @@ std::string TestNameFor(const std::string& rel) {
 // Checks one single-file (or per-input) set of rows against the oracle of one file.
 void CheckRowsAgainstOracle(const std::vector<json>& rows, const OracleResult& oracle,
                             const FileExpectation& expect, const std::string& where) {
+  // Rows of Itanium-mangled kernels show the demangled name and keep the trace's in
+  // `mangled_name`; the oracle knows the trace's. The demangled text is checked against c++filt.
   std::map<std::string, const json*> by_name;
   for (const json& row : rows) {
-    const std::string name = row.value("name", std::string());
+    std::string name = row.value("name", std::string());
+    if (row.contains("mangled_name") && row["mangled_name"].is_string()) {
+      const std::string mangled = row["mangled_name"];
+      EXPECT_EQ(name, tensormorph::testing::DemangledByCxxFilt(mangled)) << where;
+      name = mangled;
+    } else {
+      EXPECT_FALSE(name.starts_with("_Z") &&
+                   !tensormorph::testing::DemangledByCxxFilt(name).empty())
+          << where << ": a mangled name shown as is: " << name;
+    }
     EXPECT_TRUE(by_name.emplace(name, &row).second)
         << where << ": duplicate row for kernel '" << name << "'";
     EXPECT_EQ(row.value("backend", std::string()), expect.backend)

@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "support/sql_oracle.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -38,53 +40,7 @@ using nlohmann::json;
 // ------------------------------------------------------------------------------------------------
 // SQL side.
 
-class Db {
- public:
-  explicit Db(const fs::path& path) {
-    const std::string uri = "file:" + path.string() + "?immutable=1";
-    if (sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) !=
-        SQLITE_OK) {
-      ADD_FAILURE() << "cannot open " << path << ": " << sqlite3_errmsg(db_);
-    }
-  }
-  ~Db() { sqlite3_close(db_); }
-  Db(const Db&) = delete;
-  Db& operator=(const Db&) = delete;
-
-  // Runs `sql`, calling `row` with each result row's statement.
-  template <typename F>
-  void Query(const std::string& sql, F row) {
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
-      ADD_FAILURE() << "SQL error: " << sqlite3_errmsg(db_) << " in: " << sql;
-      return;
-    }
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) row(st);
-    EXPECT_EQ(rc, SQLITE_DONE) << sqlite3_errmsg(db_) << " in: " << sql;
-    sqlite3_finalize(st);
-  }
-  int64_t Int(const std::string& sql) {
-    int64_t value = 0;
-    Query(sql, [&](sqlite3_stmt* st) { value = sqlite3_column_int64(st, 0); });
-    return value;
-  }
-  std::string Text(const std::string& sql) {
-    std::string value;
-    Query(sql, [&](sqlite3_stmt* st) {
-      const unsigned char* t = sqlite3_column_text(st, 0);
-      value = t ? reinterpret_cast<const char*>(t) : "";
-    });
-    return value;
-  }
-  bool HasTable(const std::string& name) {
-    return Int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '" + name +
-               "'") > 0;
-  }
-
- private:
-  sqlite3* db_ = nullptr;
-};
+using Db = tensormorph::testing::SqlOracle;
 
 struct SqlRow {
   int64_t count = 0, total = 0, min = 0, max = 0;

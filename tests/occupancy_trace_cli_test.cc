@@ -16,6 +16,7 @@ using tensormorph::testing::RunResult;
 
 const std::string kAlexNet = TM_SHARED_DATA "/kineto/hta/alexnet_a100_cuda_sync_trace.json.gz";
 const std::string kMi250 = TM_SHARED_DATA "/kineto/hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz";
+const std::string kNcu = TM_SHARED_DATA "/nvidia/ncu_csv/";
 const std::string kRtx3080 = TM_SHARED_DATA "/nvidia/nsys_sqlite/nsysai_mock_rtx3080_2026.1.sqlite";
 
 RunResult RunCli(std::vector<std::string> args) {
@@ -135,6 +136,49 @@ TEST(OccupancyTraceCli, UsageErrorsExitTwo) {
 TEST(OccupancyTraceCli, UnreadableTraceExitsThree) {
   const RunResult r = RunCli({TM_SOURCE_DIR "/README.md"});
   EXPECT_EQ(r.exit_code, 3) << r.Describe();
+}
+
+// Nsight Compute exports with the Occupancy section but no Launch Statistics (no registers per
+// thread): the row is Nsight Compute's own answer. From the files: k0001 Block Limit Warps 12,
+// Registers 2, Shared Mem 4, SM 24, Barriers 24, Theoretical 16.67 % (8 warps), Achieved 11.32 %;
+// its TheoreticalOccupancy rule says "limited by the number of required registers". k0004: 12, 16,
+// 32, 24, 24, Theoretical 100 % (48 warps), Achieved 8.31 %.
+TEST(OccupancyTraceCli, NcuOccupancySectionWithoutLaunchStatistics) {
+  struct Case {
+    const char* file;
+    double theoretical, achieved;
+    int64_t warps, registers, shared, blocks, active_warps;
+    const char* limiter;
+  };
+  for (const Case& c :
+       {Case{"llmperfopt_k0001_ncu.details.csv", 0.1667, 0.1132, 12, 2, 4, 24, 8, "registers"},
+        Case{"llmperfopt_k0001_ncu.section_Occupancy.csv", 0.1667, 0.1132, 12, 2, 4, 24, 8,
+             "registers"},
+        Case{"llmperfopt_k0004_ncu.details.csv", 1.0, 0.0831, 12, 16, 32, 24, 48, "warps"}}) {
+    SCOPED_TRACE(c.file);
+    const json doc = RunJson({kNcu + c.file});
+    EXPECT_EQ(doc.value("kernel_count", -1), 1);
+    EXPECT_EQ(doc.value("computed_count", -1), 1);
+    EXPECT_EQ(doc.value("reported_count", -1), 1);
+    ASSERT_EQ(doc["rows"].size(), 1u);
+    const json& row = doc["rows"][0];
+    EXPECT_EQ(row["theoretical_source"], "ncu_occupancy_section");
+    EXPECT_NEAR(row["theoretical_occupancy"].get<double>(), c.theoretical, 1e-9);
+    EXPECT_NEAR(row["achieved_occupancy"].get<double>(), c.achieved, 1e-9);
+    EXPECT_EQ(row["achieved_source"], "ncu");
+    EXPECT_EQ(row["limits"]["warps"], c.warps);
+    EXPECT_EQ(row["limits"]["registers"], c.registers);
+    EXPECT_EQ(row["limits"]["shared_memory"], c.shared);
+    EXPECT_EQ(row["limits"]["blocks"], c.blocks);
+    EXPECT_EQ(row["limits"]["barriers"], 24);
+    EXPECT_EQ(row["limiter"], c.limiter);
+    EXPECT_EQ(row["active_warps_per_sm"], c.active_warps);
+    EXPECT_EQ(row["max_warps_per_sm"], 48);  // CC 12.0
+    EXPECT_EQ(row["arch"], "sm_120");
+    EXPECT_EQ(row["block_size"], 128);
+    EXPECT_TRUE(row["registers_per_thread"].is_null());
+    EXPECT_TRUE(doc["skipped"].empty());
+  }
 }
 
 }  // namespace

@@ -70,12 +70,38 @@ TEST(RooflineCliTest, RawFixtureJson) {
   EXPECT_EQ(skipped, 1u);
 }
 
-TEST(RooflineCliTest, DetailsExportsRunWithoutRows) {
-  for (const char* file : {"llmperfopt_k0001_ncu.details.csv", "llmperfopt_k0004_ncu.details.csv",
-                           "llmperfopt_k0001_ncu.metrics.csv"}) {
-    auto r = RunTensormorph({"roofline", "--format", "csv", kNcu + file});
+// Details exports with DRAM bytes and a duration but no FLOP counts: one bandwidth row each
+// (numbers from the files: k0001 2.33 Mbyte in 6.75 us, SOL SM 9.15 % / memory 19.66 %; k0004
+// 32.77 Kbyte in 4.70 us, SOL SM 0.02 % / memory 6.32 %). The metrics export has no memory
+// throughput (only dram__throughput, which is not the Speed Of Light's memory figure): no verdict.
+TEST(RooflineCliTest, DetailsExportsArePlacedByBandwidth) {
+  struct Case {
+    const char* file;
+    double bytes;
+    int64_t ns;
+    const char* bound;
+  };
+  for (const Case& c : {Case{"llmperfopt_k0001_ncu.details.csv", 2.33e6, 6750, "latency"},
+                        Case{"llmperfopt_k0004_ncu.details.csv", 32.77e3, 4700, "latency"},
+                        Case{"llmperfopt_k0001_ncu.metrics.csv", 2.33e6, 6750, nullptr}}) {
+    SCOPED_TRACE(c.file);
+    auto r = RunTensormorph({"roofline", "--format", "json", kNcu + c.file});
     ASSERT_EQ(r.exit_code, 0) << r.Describe();
-    EXPECT_EQ(r.out.find("\n"), r.out.size() - 1) << "header only: " << r.out;
+    const Json doc = Json::parse(r.out);
+    ASSERT_EQ(doc["rows"].size(), 1u);
+    const Json& row = doc["rows"][0];
+    EXPECT_TRUE(row["flops"].is_null());
+    EXPECT_TRUE(row["precision"].is_null());
+    EXPECT_DOUBLE_EQ(row["dram_bytes"].get<double>(), c.bytes);
+    EXPECT_EQ(row["total_ns"], c.ns);
+    EXPECT_NEAR(row["achieved_bytes_per_s"].get<double>(), c.bytes / (c.ns * 1e-9), 1);
+    if (c.bound != nullptr) {
+      EXPECT_EQ(row["bound"], c.bound);
+      EXPECT_EQ(row["bound_source"], "speed_of_light");
+    } else {
+      EXPECT_TRUE(row["bound"].is_null());
+    }
+    EXPECT_TRUE(doc["skipped"].empty());
   }
 }
 

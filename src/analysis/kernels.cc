@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 #include "analysis/ranking.h"
 
@@ -30,6 +31,10 @@ bool DeviceMatches(const Trace& trace, uint32_t device, const std::string& filte
     return filter == std::to_string(d.index) || filter == std::to_string(d.trace_id);
   }
   return DeviceLabel(trace, device, true).find(filter) != std::string::npos;
+}
+
+bool Contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
 }
 
 }  // namespace
@@ -72,6 +77,7 @@ void FillDurationStats(std::vector<int64_t>& durations, KernelRow* row) {
 KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const KernelQuery& query) {
   const bool several = traces.size() > 1;
   std::map<GroupKey, std::vector<int64_t>> groups;
+  std::map<std::string, std::string> mangled_of;  // shown name -> mangled, for kName rows
   for (size_t input = 0; input < traces.size(); ++input) {
     const Trace& trace = *traces[input];
     const int input_key = query.by_input ? static_cast<int>(input) : -1;
@@ -83,9 +89,21 @@ KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const Ke
     for (uint32_t d = 0; d < trace.devices.size(); ++d) {
       device_ok[d] = DeviceMatches(trace, d, query.device);
     }
+    std::unordered_map<StringId, bool> name_ok;  // per name id, when filtering by name
+    auto passes_name_filter = [&](StringId name) {
+      auto [it, added] = name_ok.try_emplace(name, false);
+      if (added) {
+        auto mangled = trace.mangled_names.find(name);
+        it->second = Contains(trace.str(name), query.name_filter) ||
+                     (mangled != trace.mangled_names.end() &&
+                      Contains(trace.str(mangled->second), query.name_filter));
+      }
+      return it->second;
+    };
     for (const Kernel& k : trace.kernels) {
       const uint32_t device = std::min<uint32_t>(k.device, trace.devices.size());
       if (!device_ok[device]) continue;
+      if (!query.name_filter.empty() && !passes_name_filter(k.name)) continue;
       const Backend backend =
           device < trace.devices.size() ? trace.devices[device].backend : Backend::kOther;
       if (query.backend && backend != *query.backend) continue;
@@ -107,6 +125,9 @@ KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const Ke
         switch (query.group_by) {
           case KernelGrouping::kName:
             label = std::string(trace.str(k.name));
+            if (auto m = trace.mangled_names.find(k.name); m != trace.mangled_names.end()) {
+              mangled_of.try_emplace(label, trace.str(m->second));
+            }
             break;
           case KernelGrouping::kDevice:
             label = DeviceLabel(trace, device, several);
@@ -126,6 +147,9 @@ KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const Ke
   for (auto& [key, durations] : groups) {
     KernelRow row;
     row.name = key.label;
+    if (query.group_by == KernelGrouping::kName) {
+      if (auto m = mangled_of.find(row.name); m != mangled_of.end()) row.mangled_name = m->second;
+    }
     row.backend = key.backend;
     row.input = key.input;
     FillDurationStats(durations, &row);

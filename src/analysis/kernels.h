@@ -20,11 +20,16 @@ struct KernelQuery {
   std::optional<Backend> backend;  // keep only kernels of this backend
   std::string device;              // a number: ordinal or trace id; else part of the label
   bool by_input = false;           // keep inputs apart instead of combining them
-  size_t top = 0;                  // keep the N largest rows; 0 = all
+  // Keep kernels whose name contains this text, as shown (demangled) or as the trace wrote it
+  // (Itanium-mangled); empty = all.
+  std::string name_filter;
+  size_t top = 0;  // keep the N largest rows; 0 = all
 };
 
 struct KernelRow {
   std::string name;  // kernel name, or the device / stream label when grouping by those
+  // The name as the trace wrote it when that was Itanium-mangled (Trace::mangled_names); else "".
+  std::string mangled_name;
   Backend backend = Backend::kOther;
   int input = -1;  // index into the inputs, when by_input
   uint64_t count = 0;

@@ -20,8 +20,26 @@ constexpr Metric kPeakMetric[kCounterPrecisionCount] = {
     Metric::kFp16MatrixFlopsPerS};
 constexpr int kTensor = static_cast<int>(CounterPrecision::kTensor);
 
+// A mean of percentages weighted by launch duration; the plain mean when every duration is 0.
+struct PercentMean {
+  double weighted = 0, weight = 0, sum = 0;
+  uint64_t n = 0;
+  void Add(std::optional<double> percent, int64_t duration_ns) {
+    if (!percent) return;
+    weighted += *percent * static_cast<double>(duration_ns);
+    weight += static_cast<double>(duration_ns);
+    sum += *percent;
+    ++n;
+  }
+  std::optional<double> Value() const {
+    if (n == 0) return std::nullopt;
+    return weight > 0 ? weighted / weight : sum / static_cast<double>(n);
+  }
+};
+
 struct Group {
   RooflineRow row;
+  PercentMean sm_throughput, memory_throughput;
   const Trace* trace = nullptr;
   uint32_t device = kNoDevice;
   // Launches with totals.
@@ -94,6 +112,35 @@ void ResolvePeaks(const Group& g, int p, const std::vector<DeviceSpec>& devices,
   ResolveDatabasePeaks(*g.trace, g.device, kPeakMetric[p], devices, row);
 }
 
+// The Speed Of Light verdict over the launches that measured both throughputs.
+void ApplySpeedOfLight(const Group& g, RooflineRow* row) {
+  row->sm_throughput_percent = g.sm_throughput.Value();
+  row->memory_throughput_percent = g.memory_throughput.Value();
+  if (!row->sm_throughput_percent || !row->memory_throughput_percent) return;
+  const double sm = *row->sm_throughput_percent, memory = *row->memory_throughput_percent;
+  row->bound = std::max(sm, memory) < kLatencyThroughputPercent ? Bound::kLatency
+               : memory >= sm                                   ? Bound::kMemory
+                                                                : Bound::kCompute;
+  row->bound_source = "speed_of_light";
+}
+
+// A row of launches with DRAM bytes and a duration but no FLOP counts: bandwidth only.
+void FinishBandwidth(Group& g, const std::vector<DeviceSpec>& devices) {
+  RooflineRow& row = g.row;
+  row.precision = Precision::kUnknown;  // no FLOPs of any precision
+  row.count = g.total_launches;
+  row.total_ns = g.time_ns;
+  row.dram_bytes = g.dram_bytes;
+  if (g.time_ns > 0) row.achieved_bytes_per_s = g.dram_bytes / (g.time_ns * 1e-9);
+  ResolvePeaks(g, static_cast<int>(CounterPrecision::kFp32), devices, &row);
+  if (row.achieved_bytes_per_s && row.peak_bytes_per_s && *row.peak_bytes_per_s > 0) {
+    row.percent_of_bandwidth = 100 * *row.achieved_bytes_per_s / *row.peak_bytes_per_s;
+  }
+  // No intensity, so no ceiling and no ridge: only a measured verdict.
+  row.peak_flops_per_s.reset();
+  ApplySpeedOfLight(g, &row);
+}
+
 void Finish(Group& g, const std::vector<DeviceSpec>& devices) {
   RooflineRow& row = g.row;
   const bool use_totals = g.total_launches > 0;
@@ -124,9 +171,22 @@ void Finish(Group& g, const std::vector<DeviceSpec>& devices) {
   row.achieved_bytes_per_s = achieved_bytes;
   ResolvePeaks(g, p, devices, &row);
   ApplyCeiling(&row);
+  ApplySpeedOfLight(g, &row);
 }
 
 }  // namespace
+
+const char* BoundName(Bound bound) {
+  switch (bound) {
+    case Bound::kMemory:
+      return "memory";
+    case Bound::kCompute:
+      return "compute";
+    case Bound::kLatency:
+      return "latency";
+  }
+  return "unknown";
+}
 
 void ResolveDatabasePeaks(const Trace& trace, uint32_t device, Metric peak_metric,
                           const std::vector<DeviceSpec>& devices, RooflineRow* row) {
@@ -172,6 +232,8 @@ void ApplyCeiling(RooflineRow* row) {
       std::min(*row->peak_flops_per_s, row->arithmetic_intensity * *row->peak_bytes_per_s);
   const double ridge = *row->peak_flops_per_s / *row->peak_bytes_per_s;
   row->memory_bound = row->arithmetic_intensity < ridge;
+  row->bound = *row->memory_bound ? Bound::kMemory : Bound::kCompute;
+  row->bound_source = "intensity";
   if (row->achieved_flops_per_s && *row->ceiling_flops_per_s > 0) {
     row->percent_of_roof = 100 * *row->achieved_flops_per_s / *row->ceiling_flops_per_s;
   }
@@ -183,6 +245,7 @@ RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces,
   RooflineResult result;
   std::map<std::string, uint64_t> skipped;
   std::map<std::tuple<std::string, Backend, std::string>, Group> groups;
+  std::map<std::tuple<std::string, Backend, std::string>, Group> bandwidth_groups;
   for (const Trace* trace : traces) {
     if (trace->kernel_counters.empty()) {
       // No hardware counters: estimate from framework op shapes where the trace recorded them.
@@ -204,7 +267,10 @@ RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces,
       const LaunchWork w = ReadLaunchWork(*trace, *counters[i], k.duration_ns);
       const bool flops = AnyFlops(w);
       const bool bytes = w.dram_bytes || w.dram_bytes_per_s;
-      if (!flops || !bytes) {
+      // DRAM bytes over a known duration without FLOP counts still place the kernel against
+      // the bandwidth roof.
+      const bool bandwidth_only = !flops && w.dram_bytes && k.duration_ns > 0;
+      if ((!flops || !bytes) && !bandwidth_only) {
         ++skipped[!flops && !bytes ? kNoCountersReason : !flops ? kNoFlopsReason : kNoDramReason];
         continue;
       }
@@ -212,7 +278,9 @@ RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces,
           k.device < trace->devices.size() ? trace->devices[k.device].backend : Backend::kOther;
       std::string name(trace->str(k.name));
       std::string device = DeviceLabel(*trace, k.device, false);
-      Group& g = groups[{name, backend, device}];
+      Group& g = (bandwidth_only ? bandwidth_groups : groups)[{name, backend, device}];
+      g.sm_throughput.Add(counters[i]->sm_throughput_percent, k.duration_ns);
+      g.memory_throughput.Add(counters[i]->memory_throughput_percent, k.duration_ns);
       if (g.trace == nullptr) {
         g.trace = trace;
         g.device = k.device;
@@ -252,6 +320,10 @@ RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces,
       skipped[kRatesWithoutTimeReason] += g.rate_launches;
     }
     Finish(g, devices);
+    result.rows.push_back(std::move(g.row));
+  }
+  for (auto& [key, g] : bandwidth_groups) {
+    FinishBandwidth(g, devices);
     result.rows.push_back(std::move(g.row));
   }
   result.row_count_before_top = RankByTotalTime(&result.rows, query.top);

@@ -33,6 +33,15 @@ inline constexpr const char* kNoDramReason =
 inline constexpr const char* kRatesWithoutTimeReason =
     "rates without a duration, beside launches with totals (cannot be weighted)";
 
+// Nsight Compute's Speed Of Light rule: achieved compute throughput and memory bandwidth both
+// below 60 % of peak "typically indicate latency issues". A kernel measured below it on both is
+// latency-bound, whatever its intensity says.
+inline constexpr double kLatencyThroughputPercent = 60;
+
+enum class Bound : uint8_t { kMemory, kCompute, kLatency };
+// "memory", "compute", "latency".
+const char* BoundName(Bound bound);
+
 struct RooflineQuery {
   size_t top = 0;  // keep the N rows with the most time; 0 = all
   // The device table: built-in entries with --device-spec files applied (LoadDeviceSpecs).
@@ -54,7 +63,17 @@ struct RooflineRow {
   // The ceiling; absent (with no_ceiling_reason) when the peaks are unknown.
   std::optional<double> peak_flops_per_s, peak_bytes_per_s, ceiling_flops_per_s, percent_of_roof;
   std::optional<bool> memory_bound;  // intensity below the ridge point (peak / bandwidth)
-  std::string peak_source;           // "measured", "database: KEY", "device spec: KEY"
+  // The verdict: from the Speed Of Light throughputs when the profiler measured them
+  // (bound_source "speed_of_light": the higher of the two, or latency when both are below
+  // kLatencyThroughputPercent), else from the intensity against the ridge point ("intensity").
+  std::optional<Bound> bound;
+  std::string bound_source;
+  // Speed Of Light: SM and memory throughput in percent of peak, time-weighted over the launches.
+  std::optional<double> sm_throughput_percent, memory_throughput_percent;
+  // Rows of launches with DRAM bytes but no FLOP counts (flops absent): achieved B/s against
+  // the device's bandwidth, in percent.
+  std::optional<double> percent_of_bandwidth;
+  std::string peak_source;  // "measured", "database: KEY", "device spec: KEY"
   std::string no_ceiling_reason;
   bool from_rates = false;  // achieved figures derived from the export's per-cycle rates
   // Where FLOPs and bytes come from: "counters" (Nsight Compute metrics, bytes measured at DRAM)

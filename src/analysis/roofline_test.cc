@@ -137,15 +137,33 @@ TEST(RooflineTest, NsightComputeRooflineChartExport) {
   EXPECT_NEAR(*row.percent_of_roof, 100 * 345.14 / 1756.16, 1e-9);
 }
 
-// The details export has DRAM bytes and a duration but no FP instruction counts.
-TEST(RooflineTest, DetailsExportWithoutFlopCountsIsSkipped) {
+// The details export has DRAM bytes and a duration but no FP instruction counts: the kernel is
+// placed by its bandwidth, and Nsight Compute's Speed Of Light gives the verdict. From the file:
+// dram__bytes_read.sum 2.33 Mbyte + dram__bytes_write.sum 0 in 6.75 us = 345.19 GB/s (its Memory
+// Workload Analysis says 345.14 Gbyte/s); Compute (SM) Throughput 9.15 %, Memory Throughput
+// 19.66 %: both below 60 %, latency-bound.
+TEST(RooflineTest, DetailsExportWithoutFlopCountsIsPlacedByBandwidth) {
   StatusOr<Trace> trace =
       LoadTrace(TM_SHARED_DATA "/nvidia/ncu_csv/llmperfopt_k0001_ncu.details.csv", {});
   ASSERT_TRUE(trace.ok()) << trace.status().message();
   RooflineResult r = AnalyzeRoofline({&*trace}, {});
-  EXPECT_TRUE(r.rows.empty());
-  ASSERT_EQ(r.skipped.size(), 1u);
-  EXPECT_EQ(r.skipped[0].reason, kNoFlopsReason);
+  EXPECT_TRUE(r.skipped.empty());
+  ASSERT_EQ(r.rows.size(), 1u);
+  const RooflineRow& row = r.rows[0];
+  EXPECT_FALSE(row.flops);
+  EXPECT_FALSE(row.percent_of_roof);
+  EXPECT_EQ(row.precision, Precision::kUnknown);
+  EXPECT_DOUBLE_EQ(*row.dram_bytes, 2.33e6);
+  EXPECT_EQ(row.total_ns, 6750);
+  EXPECT_NEAR(*row.achieved_bytes_per_s, 345.14e9, 345.14e9 * 1e-3);
+  EXPECT_DOUBLE_EQ(*row.sm_throughput_percent, 9.15);
+  EXPECT_DOUBLE_EQ(*row.memory_throughput_percent, 19.66);
+  ASSERT_TRUE(row.bound);
+  EXPECT_EQ(*row.bound, Bound::kLatency);
+  EXPECT_EQ(row.bound_source, "speed_of_light");
+  // The details page names no device, so no bandwidth to compare with, and it says why.
+  EXPECT_FALSE(row.percent_of_bandwidth);
+  EXPECT_FALSE(row.no_ceiling_reason.empty());
 }
 
 }  // namespace

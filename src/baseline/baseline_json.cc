@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
+#include <tuple>
 
 #include "baseline/json_position.h"
+#include "io/demangle.h"
 
 namespace tensormorph {
 namespace {
@@ -121,6 +124,11 @@ Status ReadRow(const Checker& c, const json& item, const std::string& pointer, P
   row->kind = kind;
   std::string backend;
   if (Status s = c.String(item, pointer, "name", &row->name); !s.ok()) return s;
+  // Baselines saved before kernel names were demangled carry them mangled: read them the way
+  // traces now show them, so that a diff matches the same kernel.
+  if (kind == ProfileRowKind::kKernel) {
+    if (std::optional<std::string> readable = DemangleItanium(row->name)) row->name = *readable;
+  }
   if (Status s = c.String(item, pointer, "backend", &backend); !s.ok()) return s;
   const std::optional<Backend> parsed = ParseBackend(backend);
   if (!parsed) {
@@ -153,6 +161,10 @@ Status ReadRows(const Checker& c, const json& doc, const char* key, ProfileRowKi
     if (Status s = ReadRow(c, (**array)[i], pointer, kind, steps, &row); !s.ok()) return s;
     rows->push_back(std::move(row));
   }
+  // Demangled names may sort elsewhere; rows stay in (name, backend) order.
+  std::sort(rows->begin(), rows->end(), [](const ProfileRow& a, const ProfileRow& b) {
+    return std::tie(a.name, a.backend) < std::tie(b.name, b.backend);
+  });
   return Status::Ok();
 }
 

@@ -16,6 +16,7 @@ struct KernelsOptions {
   std::string device;
   std::string group_by = "name";
   bool by_input = false;
+  std::string filter;
 };
 
 }  // namespace
@@ -35,6 +36,8 @@ CommandRunner AddKernelsCommand(CLI::App* app) {
   command->add_option("--group-by", options->group_by, "one row per kernel name, device or stream")
       ->check(CLI::IsMember({"name", "device", "stream"}))
       ->capture_default_str();
+  command->add_option("--filter", options->filter,
+                      "only kernels whose name contains TEXT (demangled or as the trace wrote it)");
   command->add_flag("--by-input", options->by_input,
                     "keep inputs (ranks) apart instead of combining them");
   return [options]() {
@@ -45,6 +48,7 @@ CommandRunner AddKernelsCommand(CLI::App* app) {
     query.top = options->top;
     query.device = options->device;
     query.by_input = options->by_input;
+    query.name_filter = options->filter;
     query.backend = ParseBackend(options->backend);
     query.group_by = options->group_by == "device"   ? KernelGrouping::kDevice
                      : options->group_by == "stream" ? KernelGrouping::kStream

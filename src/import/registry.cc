@@ -3,11 +3,14 @@
 #include <filesystem>
 
 #include "import/chrome/chrome_importer.h"
+#include "import/common/kernel_names.h"
 #include "import/importer.h"
 #include "import/native/native_importer.h"
 #include "import/ncu/ncu_importer.h"
 #include "import/nsys/nsys_importer.h"
 #include "import/onnxruntime/ort_importer.h"
+#include "import/rocpd/rocpd_importer.h"
+#include "import/rocprof/compute_db/importer.h"
 #include "import/rocprof/rocprof_importer.h"
 #include "import/webgpu/webgpu_importer.h"
 #include "import/xctrace/xctrace_importer.h"
@@ -25,15 +28,18 @@ constexpr size_t kSniffBytes = 64 << 10;
 const std::vector<const Importer*>& Importers() {
   static const chrome::ChromeImporter kChrome;
   static const nsys::NsysImporter kNsys;
+  static const rocpd::RocpdImporter kRocpd;
   static const ncu::NcuCsvImporter kNcu;
   static const rocprof::RocprofImporter kRocprof;
+  static const rocprof::compute_db::ComputeDbImporter kRocprofComputeDb;
   static const onnxruntime::OrtImporter kOnnxRuntime;
   static const native::NativeImporter kNative;
   static const xctrace::XctraceImporter kXctrace;
   static const webgpu::WebGpuImporter kWebGpu;
   static const xplane::XplaneImporter kXplane;
   static const std::vector<const Importer*> kImporters = {
-      &kChrome, &kNsys, &kNcu, &kRocprof, &kOnnxRuntime, &kXctrace, &kWebGpu, &kXplane, &kNative};
+      &kChrome,      &kNsys,    &kRocpd,  &kRocprofComputeDb, &kNcu,   &kRocprof,
+      &kOnnxRuntime, &kXctrace, &kWebGpu, &kXplane,           &kNative};
   return kImporters;
 }
 
@@ -87,7 +93,8 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
     if (chosen == nullptr) {
       return UnreadableInput(
           "not a trace format tensormorph reads (expected PyTorch profiler / Kineto or Chrome "
-          "trace JSON, optionally gzip-compressed, an Nsight Systems SQLite export, an Nsight "
+          "trace JSON, optionally gzip-compressed, an Nsight Systems SQLite export, a rocprofv3 "
+          "rocpd database, an Nsight "
           "Compute CSV, a rocprof CSV/JSON, an ONNX Runtime profile, an `xctrace export` XML "
           "table of a Metal System Trace, ONNX Runtime Web WebGPU profiling output, a "
           "TensorFlow.js tf.profile() JSON, a JAX / XLA <host>.xplane.pb or a Tensormorph "
@@ -106,6 +113,7 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
       trace->warnings.push_back(QuantizedTimestampsWarning(*trace));
     }
   }
+  DemangleKernelNames(&*trace);
   CheckDeviceRows(&*trace);
   CheckStrings(&*trace);
   return trace;

@@ -80,6 +80,17 @@ struct CounterValue {
   double value = 0;
 };
 
+// The profiler's own occupancy calculation for a launch (Nsight Compute's Occupancy section), kept
+// for exports that carry the section but not the launch statistics (registers per thread, shared
+// memory per block) needed to compute it again. Block limits are blocks per SM each resource
+// allows; absent when the export lacks that row.
+struct ReportedOccupancy {
+  double theoretical_percent = 0;  // 0..100
+  std::optional<double> theoretical_warps_per_sm;
+  std::optional<int64_t> warps_limit, registers_limit, shared_memory_limit, blocks_limit,
+      barriers_limit;
+};
+
 // Hardware counters of one kernel launch, from profilers that replay kernels to measure them
 // (Nsight Compute). A side table, since most traces have none: Kernel rows stay compact. Absent
 // means not collected (or "n/a").
@@ -94,7 +105,11 @@ struct KernelCounters {
   std::optional<double> achieved_occupancy_percent;  // 0..100
   std::optional<uint32_t> registers_per_thread;
   std::optional<uint64_t> shared_memory_bytes;  // per block, static + dynamic
-  std::vector<CounterValue> metrics;            // every numeric metric the input had
+  std::optional<ReportedOccupancy> reported_occupancy;
+  // Speed Of Light: compute (SM) and memory throughput, percent of the device's peak sustained
+  // rate (0..100), as Nsight Compute measured them.
+  std::optional<double> sm_throughput_percent, memory_throughput_percent;
+  std::vector<CounterValue> metrics;  // every numeric metric the input had
 };
 
 enum class TransferKind : uint8_t { kMemcpy, kMemset };
@@ -173,6 +188,20 @@ struct Flow {
 };
 static_assert(sizeof(Flow) <= 24, "Flow rows must stay compact");
 
+enum class InstantScope : uint8_t { kThread, kProcess, kGlobal };  // Chrome "s": t / p / g
+
+// Instant events (Chrome "ph": "i" / "I"): Kineto's [memory] allocation records, iteration and
+// record-window markers. They have no duration and do not count towards the trace's span.
+struct Instant {
+  int64_t ts_ns = 0;
+  StringId name = 0;
+  StringId category = 0;
+  StringId args = 0;  // the event's args object as JSON text, as the source wrote it; 0 = none
+  uint32_t track = 0;
+  InstantScope scope = InstantScope::kThread;
+};
+static_assert(sizeof(Instant) <= 32, "Instant rows must stay compact");
+
 // How many events of each kind one input held, including the ones not kept as rows.
 struct EventCounts {
   uint64_t kernels = 0, memcpys = 0, memsets = 0;
@@ -205,6 +234,10 @@ struct Trace {
   std::vector<ApiCall> api_calls;
   std::vector<Slice> slices;
   std::vector<Flow> flows;
+  std::vector<Instant> instants;  // by (track, ts)
+  // Kernel names the trace wrote Itanium-mangled, by the id of the demangled name the kernels now
+  // carry (src/import/common/kernel_names.h).
+  std::map<StringId, StringId> mangled_names;
   EventCounts counts;
   std::vector<std::string> warnings;
 

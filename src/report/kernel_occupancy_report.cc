@@ -20,6 +20,15 @@ std::string LimitText(int64_t blocks) {
   return blocks == kNoLimit ? "-" : fmt::format("{}", blocks);
 }
 
+// Registers and shared memory are -1 when the trace does not say.
+Json KnownJson(int64_t value) {
+  return value < 0 ? Json(nullptr) : Json(value);
+}
+
+std::string KnownText(int64_t value, const char* unknown) {
+  return value < 0 ? unknown : std::to_string(value);
+}
+
 std::string Dim3Text(const Dim3& d) {
   return fmt::format("{}x{}x{}", d.x, d.y, d.z);
 }
@@ -61,13 +70,16 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
         {"grid_blocks_max", r.grid_blocks_max},
         {"block", {r.block.x, r.block.y, r.block.z}},
         {"block_size", r.block_size},
-        {"registers_per_thread", r.registers_per_thread},
-        {"shared_memory_bytes", r.shared_memory_bytes},
+        {"registers_per_thread", KnownJson(r.registers_per_thread)},
+        {"shared_memory_bytes", KnownJson(r.shared_memory_bytes)},
         {"theoretical_occupancy", o.occupancy},
+        {"theoretical_source", TheoreticalSourceName(r.theoretical_source)},
         {"active_blocks_per_sm", o.active_blocks_per_sm},
         {"active_warps_per_sm", o.active_warps_per_sm},
         {"max_warps_per_sm", o.max_warps_per_sm},
-        {"limiter", LimiterName(o.limiter)},
+        {"limiter", o.limiters.empty() && r.theoretical_source != TheoreticalSource::kComputed
+                        ? Json(nullptr)
+                        : Json(LimiterName(o.limiter))},
         {"limits", LimitsJson(o)},
         {"achieved_occupancy", r.achieved ? Json(*r.achieved) : Json(nullptr)},
         {"achieved_source", source != nullptr ? Json(source) : Json(nullptr)},
@@ -85,6 +97,7 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
               {"inputs", DescribeInputs(traces)},
               {"kernel_count", summary.kernel_count},
               {"computed_count", summary.computed_count},
+              {"reported_count", summary.reported_count},
               {"row_count", summary.row_count_before_top},
               {"rows", std::move(rows)},
               {"skipped", std::move(skipped)},
@@ -104,7 +117,7 @@ void RenderCsv(std::ostream& out, const KernelOccupancySummary& summary) {
     const char* source = AchievedSourceName(r.achieved_source);
     WriteCsvRow(out, {r.name, BackendName(r.backend), r.arch, std::to_string(r.count),
                       std::to_string(r.total_ns), GridText(r), std::to_string(r.block_size),
-                      std::to_string(r.registers_per_thread), std::to_string(r.shared_memory_bytes),
+                      KnownText(r.registers_per_thread, ""), KnownText(r.shared_memory_bytes, ""),
                       fmt::format("{:.6f}", o.occupancy), std::to_string(o.active_warps_per_sm),
                       std::to_string(o.max_warps_per_sm), LimiterName(o.limiter),
                       cell(o.limits.warps), cell(o.limits.registers), cell(o.limits.shared_memory),
@@ -144,8 +157,8 @@ void RenderTable(std::ostream& out, const KernelOccupancySummary& summary) {
          fmt::format("{}/{}", o.active_warps_per_sm, o.max_warps_per_sm), LimiterName(o.limiter),
          fmt::format("{}/{}/{}/{}", LimitText(o.limits.warps), LimitText(o.limits.registers),
                      LimitText(o.limits.shared_memory), LimitText(o.limits.blocks)),
-         std::to_string(r.block_size), std::to_string(r.registers_per_thread),
-         std::to_string(r.shared_memory_bytes), GridText(r), std::to_string(r.count),
+         std::to_string(r.block_size), KnownText(r.registers_per_thread, "-"),
+         KnownText(r.shared_memory_bytes, "-"), GridText(r), std::to_string(r.count),
          FormatDuration(r.total_ns), r.arch, r.name});
   }
   if (!summary.rows.empty()) {
@@ -159,6 +172,12 @@ void RenderTable(std::ostream& out, const KernelOccupancySummary& summary) {
                        summary.row_count_before_top);
   }
   out << '\n';
+  if (summary.reported_count > 0) {
+    out << fmt::format(
+        "{} of them as Nsight Compute's Occupancy section reports it: the export has no launch "
+        "statistics (registers per thread, shared memory per block) to compute it again\n",
+        summary.reported_count);
+  }
   if (kineto) {
     out << "* achieved: Kineto's estimate (from theoretical blocks and the grid), not a "
            "measurement\n";

@@ -65,11 +65,17 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
                 const KernelQuery& query, const KernelSummary& summary) {
   Json rows = Json::array();
   for (const KernelRow& r : summary.rows) {
-    Json row = {{"name", r.name},           {"backend", BackendName(r.backend)},
-                {"count", r.count},         {"total_ns", r.total_ns},
-                {"mean_ns", r.mean_ns},     {"median_ns", r.median_ns},
-                {"min_ns", r.min_ns},       {"max_ns", r.max_ns},
-                {"stddev_ns", r.stddev_ns}, {"percent", r.percent}};
+    Json row = {{"name", r.name},
+                {"backend", BackendName(r.backend)},
+                {"count", r.count},
+                {"total_ns", r.total_ns},
+                {"mean_ns", r.mean_ns},
+                {"median_ns", r.median_ns},
+                {"min_ns", r.min_ns},
+                {"max_ns", r.max_ns},
+                {"stddev_ns", r.stddev_ns},
+                {"percent", r.percent},
+                {"mangled_name", r.mangled_name.empty() ? Json(nullptr) : Json(r.mangled_name)}};
     if (query.by_input) row["input"] = r.input;
     rows.push_back(std::move(row));
   }
@@ -81,8 +87,9 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
 }
 
 void RenderCsv(std::ostream& out, const KernelQuery& query, const KernelSummary& summary) {
-  std::vector<std::string> header = {"name",      "backend", "count",  "total_ns",  "mean_ns",
-                                     "median_ns", "min_ns",  "max_ns", "stddev_ns", "percent"};
+  std::vector<std::string> header = {"name",      "backend",   "count",       "total_ns",
+                                     "mean_ns",   "median_ns", "min_ns",      "max_ns",
+                                     "stddev_ns", "percent",   "mangled_name"};
   if (query.by_input) header.emplace_back("input");
   WriteCsvRow(out, header);
   for (const KernelRow& r : summary.rows) {
@@ -95,7 +102,8 @@ void RenderCsv(std::ostream& out, const KernelQuery& query, const KernelSummary&
                                        std::to_string(r.min_ns),
                                        std::to_string(r.max_ns),
                                        fmt::format("{:.3f}", r.stddev_ns),
-                                       fmt::format("{:.4f}", r.percent)};
+                                       fmt::format("{:.4f}", r.percent),
+                                       r.mangled_name};
     if (query.by_input) fields.push_back(std::to_string(r.input));
     WriteCsvRow(out, fields);
   }

@@ -1,8 +1,13 @@
-// Schema drift in Nsight Systems exports: starting from a real export (TM_FUZZ_NSYS_SEED), the
-// fuzz bytes pick edits — drop a table, rename or retype a column, set a column to NULL or to an
-// extreme value, delete rows — applied with SQL to an in-memory copy, which is then imported. The
-// importer must answer each variant with a Trace or a clear error, never a crash or a wrong row
-// (fuzz_invariants.h).
+// Schema drift in SQLite inputs (Nsight Systems exports, rocpd databases, rocprof-compute
+// databases): starting from a real database (TM_FUZZ_SCHEMA_SEED), the fuzz bytes pick edits —
+// drop a table, rename, drop or retype a column, set a column to NULL or to an extreme value,
+// delete or duplicate rows — applied with SQL to an in-memory copy, which is then imported with
+// the importer TM_FUZZ_SCHEMA_FORMAT. The importer must answer each variant with a Trace or a clear
+// error, never a crash or a wrong row (fuzz_invariants.h).
+//
+// The edits target every column of the seed's tables whose names start with one of the
+// comma-separated prefixes TM_FUZZ_SCHEMA_TABLES (the tables the importer reads), read from the
+// seed itself, so a schema the harness has not seen needs no list here.
 #include <sqlite3.h>
 
 #include <cstdint>
@@ -11,67 +16,69 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fuzz_invariants.h"
 #include "import/importer.h"
 #include "memory_file.h"
 
-#ifndef TM_FUZZ_NSYS_SEED
-#error "TM_FUZZ_NSYS_SEED must name a real Nsight Systems SQLite export"
+#if !defined(TM_FUZZ_SCHEMA_SEED) || !defined(TM_FUZZ_SCHEMA_FORMAT) || \
+    !defined(TM_FUZZ_SCHEMA_TABLES)
+#error "TM_FUZZ_SCHEMA_SEED, TM_FUZZ_SCHEMA_FORMAT and TM_FUZZ_SCHEMA_TABLES must be defined"
 #endif
 
 namespace {
 
-// Tables and columns the importer reads (src/import/nsys/schema.cc), the targets of the edits.
 struct Target {
-  const char* table;
-  const char* column;
+  std::string table;
+  std::string column;
 };
-constexpr Target kTargets[] = {
-    {"CUPTI_ACTIVITY_KIND_KERNEL", "start"},
-    {"CUPTI_ACTIVITY_KIND_KERNEL", "end"},
-    {"CUPTI_ACTIVITY_KIND_KERNEL", "deviceId"},
-    {"CUPTI_ACTIVITY_KIND_KERNEL", "streamId"},
-    {"CUPTI_ACTIVITY_KIND_KERNEL", "correlationId"},
-    {"CUPTI_ACTIVITY_KIND_KERNEL", "globalPid"},
-    {"CUPTI_ACTIVITY_KIND_KERNEL", "demangledName"},
-    {"CUPTI_ACTIVITY_KIND_KERNEL", "shortName"},
-    {"CUPTI_ACTIVITY_KIND_KERNEL", "gridX"},
-    {"CUPTI_ACTIVITY_KIND_KERNEL", "blockX"},
-    {"CUPTI_ACTIVITY_KIND_KERNEL", "registersPerThread"},
-    {"CUPTI_ACTIVITY_KIND_KERNEL", "staticSharedMemory"},
-    {"CUPTI_ACTIVITY_KIND_MEMCPY", "start"},
-    {"CUPTI_ACTIVITY_KIND_MEMCPY", "bytes"},
-    {"CUPTI_ACTIVITY_KIND_MEMCPY", "copyKind"},
-    {"CUPTI_ACTIVITY_KIND_MEMSET", "end"},
-    {"CUPTI_ACTIVITY_KIND_RUNTIME", "start"},
-    {"CUPTI_ACTIVITY_KIND_RUNTIME", "nameId"},
-    {"CUPTI_ACTIVITY_KIND_RUNTIME", "globalTid"},
-    {"CUPTI_ACTIVITY_KIND_RUNTIME", "correlationId"},
-    {"NVTX_EVENTS", "start"},
-    {"NVTX_EVENTS", "end"},
-    {"NVTX_EVENTS", "text"},
-    {"NVTX_EVENTS", "textId"},
-    {"NVTX_EVENTS", "eventType"},
-    {"StringIds", "id"},
-    {"StringIds", "value"},
-    {"TARGET_INFO_GPU", "id"},
-    {"TARGET_INFO_GPU", "name"},
-    {"TARGET_INFO_GPU", "numMultiprocessors"},
-    {"TARGET_INFO_GPU", "smCount"},
-    {"ThreadNames", "nameId"},
-    {"META_DATA_EXPORT", "value"},
-};
+
 constexpr const char* kValues[] = {
     "NULL",  "-1",     "0",         "9223372036854775807", "-9223372036854775808",
     "1e308", "'text'", "x'ff00fe'", "4294967296"};
 
+bool HasTablePrefix(std::string_view table) {
+  std::string_view prefixes = TM_FUZZ_SCHEMA_TABLES;
+  while (!prefixes.empty()) {
+    const size_t comma = prefixes.find(',');
+    if (table.starts_with(prefixes.substr(0, comma))) return true;
+    if (comma == std::string_view::npos) break;
+    prefixes.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+// (table, column) of every table of the seed that the importer reads.
+std::vector<Target> ReadTargets(sqlite3* db) {
+  std::vector<Target> targets;
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(
+      db,
+      "SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p "
+      "WHERE m.type = 'table' ORDER BY m.name, p.cid",
+      -1, &st, nullptr);
+  while (st != nullptr && sqlite3_step(st) == SQLITE_ROW) {
+    const char* table = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    const char* column = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
+    if (table != nullptr && column != nullptr && HasTablePrefix(table))
+      targets.push_back({table, column});
+  }
+  sqlite3_finalize(st);
+  if (targets.empty()) {
+    std::fprintf(stderr, "the seed %s has no table starting with %s\n", TM_FUZZ_SCHEMA_SEED,
+                 TM_FUZZ_SCHEMA_TABLES);
+    std::abort();
+  }
+  return targets;
+}
+
 std::vector<unsigned char> LoadSeed() {
-  std::ifstream in(TM_FUZZ_NSYS_SEED, std::ios::binary);
+  std::ifstream in(TM_FUZZ_SCHEMA_SEED, std::ios::binary);
   std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), {});
   if (bytes.empty()) {
-    std::fprintf(stderr, "cannot read the seed export %s\n", TM_FUZZ_NSYS_SEED);
+    std::fprintf(stderr, "cannot read the seed database %s\n", TM_FUZZ_SCHEMA_SEED);
     std::abort();
   }
   return bytes;
@@ -81,17 +88,19 @@ void Exec(sqlite3* db, const std::string& sql) {
   sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);  // a failing edit is just skipped
 }
 
-// One edit per 3 fuzz bytes: (operation, target, value).
-void ApplyEdit(sqlite3* db, uint8_t operation, uint8_t target_index, uint8_t value_index) {
-  const Target& t = kTargets[target_index % std::size(kTargets)];
-  const std::string table = t.table, column = t.column;
+// One edit per 4 fuzz bytes: (operation, target as two bytes, value).
+void ApplyEdit(sqlite3* db, const std::vector<Target>& targets, uint8_t operation,
+               uint16_t target_index, uint8_t value_index) {
+  const Target& t = targets[target_index % targets.size()];
+  const std::string table = "\"" + t.table + "\"", column = "\"" + t.column + "\"";
   const char* value = kValues[value_index % std::size(kValues)];
   switch (operation % 7) {
     case 0:
       Exec(db, "DROP TABLE IF EXISTS " + table);
       break;
     case 1:
-      Exec(db, "ALTER TABLE " + table + " RENAME COLUMN " + column + " TO " + column + "_renamed");
+      Exec(db, "ALTER TABLE " + table + " RENAME COLUMN " + column + " TO \"" + t.column +
+                   "_renamed\"");
       break;
     case 2:
       Exec(db, "ALTER TABLE " + table + " DROP COLUMN " + column);
@@ -119,7 +128,7 @@ void ApplyEdit(sqlite3* db, uint8_t operation, uint8_t target_index, uint8_t val
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::vector<unsigned char> seed = LoadSeed();
   static tensormorph::fuzz::MemoryFile file;
-  if (size > 60) return 0;  // at most 20 edits: more adds nothing but time
+  if (size > 80) return 0;  // at most 20 edits: more adds nothing but time
   sqlite3* db = nullptr;
   sqlite3_open(":memory:", &db);
   unsigned char* copy = static_cast<unsigned char*>(sqlite3_malloc64(seed.size()));
@@ -127,7 +136,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sqlite3_deserialize(db, "main", copy, static_cast<sqlite3_int64>(seed.size()),
                       static_cast<sqlite3_int64>(seed.size()),
                       SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE);
-  for (size_t i = 0; i + 2 < size; i += 3) ApplyEdit(db, data[i], data[i + 1], data[i + 2]);
+  static const std::vector<Target> targets = ReadTargets(db);
+  for (size_t i = 0; i + 3 < size; i += 4) {
+    ApplyEdit(db, targets, data[i], static_cast<uint16_t>(data[i + 1] << 8 | data[i + 2]),
+              data[i + 3]);
+  }
   sqlite3_int64 edited_size = 0;
   unsigned char* edited = sqlite3_serialize(db, "main", &edited_size, 0);
   sqlite3_close(db);
@@ -136,7 +149,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sqlite3_free(edited);
 
   tensormorph::ImportOptions options;
-  options.input_format = "nsys-sqlite";
+  options.input_format = TM_FUZZ_SCHEMA_FORMAT;
   tensormorph::StatusOr<tensormorph::Trace> trace = tensormorph::LoadTrace(file.path(), options);
   if (trace.ok()) tensormorph::fuzz::CheckInvariants(*trace);
   return 0;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <tuple>
 #include <unordered_map>
 
@@ -92,6 +94,16 @@ uint64_t GridBlocks(const Dim3& grid) {
   return uint64_t{std::max(grid.x, 1u)} * std::max(grid.y, 1u) * std::max(grid.z, 1u);
 }
 
+// One more launch in a row: count, time and the range of grid sizes.
+void CountLaunch(const Kernel& k, KernelOccupancyRow* row) {
+  const uint64_t blocks = GridBlocks(k.grid);
+  row->grid_blocks_min = row->count == 0 ? blocks : std::min(row->grid_blocks_min, blocks);
+  row->grid_blocks_max = std::max(row->grid_blocks_max, blocks);
+  ++row->count;
+  if (__builtin_add_overflow(row->total_ns, k.duration_ns, &row->total_ns))
+    row->total_ns = INT64_MAX;
+}
+
 // The gfx target of a ROCm device, as the rocprof importer records it from agent_info in
 // Trace::metadata under "rocm_agent<trace id>_gfx_arch" (JSON text: "\"gfx942\""); see
 // import/rocprof/agents.h. Kineto's ROCm devices have none.
@@ -123,7 +135,57 @@ std::optional<GpuArch> ArchOf(const Trace& trace, uint32_t device, Backend backe
   return std::move(arch).value();
 }
 
+// Nsight Compute's own occupancy of a launch it could not be recomputed for. The limiter is the
+// smallest block limit, ties broken in the calculator's order (warps, registers, shared memory,
+// blocks); barriers, which CUDA's calculator does not weigh, are shown but never limit.
+OccupancyResult ReportedResult(const ReportedOccupancy& reported, const std::string& arch,
+                               int64_t block_size, const Device* device) {
+  OccupancyResult o;
+  o.arch = arch;
+  o.vendor = GpuVendor::kNvidia;
+  o.warp_size = device != nullptr && device->warp_size > 0 ? device->warp_size : 32;
+  o.warps_per_block = (block_size + o.warp_size - 1) / o.warp_size;
+  auto limit = [](std::optional<int64_t> v) { return v.value_or(kNoLimit); };
+  o.limits.warps = limit(reported.warps_limit);
+  o.limits.registers = limit(reported.registers_limit);
+  o.limits.shared_memory = limit(reported.shared_memory_limit);
+  o.limits.blocks = limit(reported.blocks_limit);
+  o.limits.barriers = limit(reported.barriers_limit);
+  const std::pair<OccupancyLimiter, int64_t> limits[] = {
+      {OccupancyLimiter::kWarps, o.limits.warps},
+      {OccupancyLimiter::kRegisters, o.limits.registers},
+      {OccupancyLimiter::kSharedMemory, o.limits.shared_memory},
+      {OccupancyLimiter::kBlocks, o.limits.blocks}};
+  int64_t fewest = kNoLimit;
+  for (const auto& [limiter, blocks] : limits) fewest = std::min(fewest, blocks);
+  if (fewest != kNoLimit) {
+    o.active_blocks_per_sm = fewest;
+    for (const auto& [limiter, blocks] : limits) {
+      if (blocks == fewest) o.limiters.push_back(limiter);
+    }
+    o.limiter = o.limiters.front();
+  }
+  o.occupancy = reported.theoretical_percent / 100.0;
+  o.active_warps_per_sm = reported.theoretical_warps_per_sm
+                              ? std::llround(*reported.theoretical_warps_per_sm)
+                              : o.active_blocks_per_sm * o.warps_per_block;
+  if (device != nullptr && device->max_threads_per_sm > 0) {
+    o.max_warps_per_sm = device->max_threads_per_sm / o.warp_size;
+  } else if (o.occupancy > 0) {
+    o.max_warps_per_sm = std::llround(static_cast<double>(o.active_warps_per_sm) / o.occupancy);
+  }
+  o.note = fmt::format(
+      "Nsight Compute's Occupancy section{}: the export has no launch statistics (registers per "
+      "thread, shared memory per block) to compute it again",
+      fewest == kNoLimit ? ", without block limits" : "");
+  return o;
+}
+
 }  // namespace
+
+const char* TheoreticalSourceName(TheoreticalSource source) {
+  return source == TheoreticalSource::kNcuOccupancySection ? "ncu_occupancy_section" : "computed";
+}
 
 const char* AchievedSourceName(AchievedSource source) {
   switch (source) {
@@ -176,6 +238,11 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
                                                 const KernelOccupancyQuery& query) {
   KernelOccupancySummary summary;
   std::map<GroupKey, Group> groups;
+  // Rows of Nsight Compute's Occupancy section: by name, backend, arch, block size and what the
+  // section said, so that launches it judged differently do not share a row.
+  using ReportedKey = std::tuple<std::string, Backend, std::string, int64_t, double, double,
+                                 std::array<int64_t, 5>>;
+  std::map<ReportedKey, Group> reported_groups;
   auto skip = [&summary](SkipReason reason, const Trace& trace, const Kernel& k) {
     SkippedLaunches& s = summary.skipped[reason];
     if (s.count++ == 0) s.example = std::string(trace.str(k.name));
@@ -208,6 +275,46 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
           backend == Backend::kRocm
               ? AmdRegisters{k.accum_registers_per_thread, k.scalar_registers, k.wave_size}
               : AmdRegisters{};
+      const KernelCounters* c = counters.empty() ? nullptr : counters[i];
+      if (c != nullptr && c->reported_occupancy && backend == Backend::kCuda &&
+          k.registers_per_thread == 0) {
+        // No launch statistics to compute from: Nsight Compute's own answer.
+        const ReportedOccupancy& r = *c->reported_occupancy;
+        if (!archs[device]) archs[device] = ArchOf(trace, device, backend, query);
+        const std::string arch = *archs[device] ? (*archs[device])->name : std::string();
+        auto v = [](std::optional<int64_t> x) { return x.value_or(-1); };
+        ReportedKey rk{std::string(trace.str(k.name)),
+                       backend,
+                       arch,
+                       block_size,
+                       r.theoretical_percent,
+                       r.theoretical_warps_per_sm.value_or(-1),
+                       {v(r.warps_limit), v(r.registers_limit), v(r.shared_memory_limit),
+                        v(r.blocks_limit), v(r.barriers_limit)}};
+        auto [g, inserted] = reported_groups.try_emplace(std::move(rk));
+        KernelOccupancyRow& row = g->second.row;
+        if (inserted) {
+          row.name = std::get<0>(g->first);
+          row.backend = backend;
+          row.arch = arch;
+          row.grid = k.grid;
+          row.block = k.block;
+          row.block_size = block_size;
+          row.registers_per_thread = -1;
+          row.shared_memory_bytes =
+              k.shared_memory_bytes > 0 ? static_cast<int64_t>(k.shared_memory_bytes) : -1;
+          row.theoretical_source = TheoreticalSource::kNcuOccupancySection;
+          row.occupancy =
+              ReportedResult(r, arch, block_size,
+                             device < trace.devices.size() ? &trace.devices[device] : nullptr);
+        }
+        CountLaunch(k, &row);
+        if (c->achieved_occupancy_percent)
+          g->second.ncu.Add(*c->achieved_occupancy_percent, k.duration_ns);
+        ++summary.computed_count;
+        ++summary.reported_count;
+        continue;
+      }
       const LaunchKey key{k.name, device, block_size, k.registers_per_thread, k.shared_memory_bytes,
                           amd};
       auto it = cache.find(key);
@@ -273,13 +380,7 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
       }
       ++summary.computed_count;
       KernelOccupancyRow& row = group->row;
-      const uint64_t blocks = GridBlocks(k.grid);
-      row.grid_blocks_min = row.count == 0 ? blocks : std::min(row.grid_blocks_min, blocks);
-      row.grid_blocks_max = std::max(row.grid_blocks_max, blocks);
-      ++row.count;
-      if (__builtin_add_overflow(row.total_ns, k.duration_ns, &row.total_ns))
-        row.total_ns = INT64_MAX;
-      const KernelCounters* c = counters.empty() ? nullptr : counters[i];
+      CountLaunch(k, &row);
       if (c != nullptr && c->achieved_occupancy_percent) {
         group->ncu.Add(*c->achieved_occupancy_percent, k.duration_ns);
         group->measured_by_rocprof |= trace.format == "rocprof";
@@ -291,8 +392,7 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
     }
   }
 
-  for (auto& [key, group] : groups) {
-    if (group.invalid) continue;
+  auto finish = [&summary](Group& group) {
     KernelOccupancyRow& row = group.row;
     // A measurement beats an estimate.
     const Mean* mean = group.ncu.n > 0 ? &group.ncu : group.kineto.n > 0 ? &group.kineto : nullptr;
@@ -304,7 +404,11 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
       row.achieved_launches = mean->n;
     }
     summary.rows.push_back(std::move(row));
+  };
+  for (auto& [key, group] : groups) {
+    if (!group.invalid) finish(group);
   }
+  for (auto& [key, group] : reported_groups) finish(group);
   summary.row_count_before_top = RankByTotalTime(&summary.rows, query.top);
   return summary;
 }

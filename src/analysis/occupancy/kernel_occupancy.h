@@ -8,6 +8,11 @@
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor and Kineto's estimate do: traces do not say which
 // carveout the driver picked.
 //
+// Exports that carry Nsight Compute's Occupancy section but not the launch statistics to compute
+// it (registers per thread, shared memory per block) get a row with Nsight Compute's own answer:
+// its theoretical occupancy and block limits, the limiter being the smallest limit
+// (theoretical_source kNcuOccupancySection).
+//
 // Launches that cannot be computed are never dropped silently: they are counted per reason.
 #pragma once
 
@@ -60,6 +65,15 @@ struct SkippedLaunches {
   std::string example;  // the first kernel name skipped for this reason
 };
 
+// Where a row's theoretical occupancy came from.
+enum class TheoreticalSource : uint8_t {
+  kComputed,             // our calculator, from the launch configuration
+  kNcuOccupancySection,  // Nsight Compute's Occupancy section (model/trace.h ReportedOccupancy)
+};
+
+// "computed", "ncu_occupancy_section" (the JSON values).
+const char* TheoreticalSourceName(TheoreticalSource source);
+
 struct KernelOccupancyRow {
   std::string name;
   Backend backend = Backend::kOther;
@@ -70,9 +84,11 @@ struct KernelOccupancyRow {
   uint64_t grid_blocks_min = 0, grid_blocks_max = 0;  // blocks per grid over the launches
   Dim3 block;              // the first launch's shape; launches group by its size
   int64_t block_size = 0;  // threads per block
+  // -1 when the trace does not say (rows from Nsight Compute's Occupancy section).
   int64_t registers_per_thread = 0;
   int64_t shared_memory_bytes = 0;  // static + dynamic per block
   OccupancyResult occupancy;
+  TheoreticalSource theoretical_source = TheoreticalSource::kComputed;
   // Mean over the launches that carry one, weighted by duration (plain mean when all durations are
   // 0), 0..1; Nsight Compute's measurement is preferred to Kineto's estimate when both exist.
   std::optional<double> achieved;
@@ -83,8 +99,9 @@ struct KernelOccupancyRow {
 struct KernelOccupancySummary {
   std::vector<KernelOccupancyRow> rows;  // by total time, largest first
   size_t row_count_before_top = 0;
-  uint64_t kernel_count = 0;  // every kernel launch of the inputs, rows and skipped together
-  uint64_t computed_count = 0;
+  uint64_t kernel_count = 0;    // every kernel launch of the inputs, rows and skipped together
+  uint64_t computed_count = 0;  // launches with a row, reported ones included
+  uint64_t reported_count = 0;  // of those, rows from Nsight Compute's Occupancy section
   std::map<SkipReason, SkippedLaunches> skipped;
 };
 

@@ -107,6 +107,33 @@ std::optional<double> TensorOps(const Launch& launch, MetricLookup& metrics) {
   return total;
 }
 
+// The Occupancy section as Nsight Compute computed it (raw names: launch__occupancy_limit_*,
+// sm__maximum_warps_per_active_cycle_pct); absent without its theoretical occupancy.
+std::optional<ReportedOccupancy> ReadReportedOccupancy(MetricLookup& metrics) {
+  std::optional<double> theoretical =
+      metrics.Number({metrics.Name("sm__maximum_warps_per_active_cycle_pct"),
+                      metrics.Label(kOccupancy, "Theoretical Occupancy")},
+                     Quantity::kPercent);
+  if (!theoretical) return std::nullopt;
+  ReportedOccupancy r;
+  r.theoretical_percent = *theoretical;
+  r.theoretical_warps_per_sm =
+      metrics.Number({metrics.Name("sm__maximum_warps_avg_per_active_cycle"),
+                      metrics.Label(kOccupancy, "Theoretical Active Warps per SM")},
+                     Quantity::kCount);
+  auto limit = [&](const char* name, const char* label) -> std::optional<int64_t> {
+    std::optional<int64_t> v =
+        metrics.Integer({metrics.Name(name), metrics.Label(kOccupancy, label)}, Quantity::kCount);
+    return v && *v >= 0 ? v : std::nullopt;
+  };
+  r.warps_limit = limit("launch__occupancy_limit_warps", "Block Limit Warps");
+  r.registers_limit = limit("launch__occupancy_limit_registers", "Block Limit Registers");
+  r.shared_memory_limit = limit("launch__occupancy_limit_shared_mem", "Block Limit Shared Mem");
+  r.blocks_limit = limit("launch__occupancy_limit_blocks", "Block Limit SM");
+  r.barriers_limit = limit("launch__occupancy_limit_barriers", "Block Limit Barriers");
+  return r;
+}
+
 KernelCounters ReadCounters(const Launch& launch, MetricLookup& metrics) {
   KernelCounters c;
   c.fp64_flops = Flops(metrics, 'd', 1);
@@ -125,6 +152,15 @@ KernelCounters ReadCounters(const Launch& launch, MetricLookup& metrics) {
       metrics.Number({metrics.Name("sm__warps_active.avg.pct_of_peak_sustained_active"),
                       metrics.Label(kOccupancy, "Achieved Occupancy")},
                      Quantity::kPercent);
+  c.reported_occupancy = ReadReportedOccupancy(metrics);
+  c.sm_throughput_percent =
+      metrics.Number({metrics.Name("sm__throughput.avg.pct_of_peak_sustained_elapsed"),
+                      metrics.Label(kSpeedOfLight, "Compute (SM) Throughput")},
+                     Quantity::kPercent);
+  c.memory_throughput_percent = metrics.Number(
+      {metrics.Name("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"),
+       metrics.Label(kSpeedOfLight, "Memory Throughput")},
+      Quantity::kPercent);
   std::optional<int64_t> registers =
       metrics.Integer({metrics.Name("launch__registers_per_thread"),
                        metrics.Label(kLaunchStats, "Registers Per Thread")},

@@ -180,7 +180,7 @@ TEST(NsysImporter, ReadsTheRtx3080ExportExactly) {
   EXPECT_EQ(t.counts.runtime_calls, 8u);
   EXPECT_EQ(t.counts.driver_calls, 1u);
   EXPECT_EQ(t.counts.sync_events, 1u);
-  ASSERT_EQ(t.api_calls.size(), 9u);
+  ASSERT_EQ(t.api_calls.size(), 10u);  // 8 runtime + 1 driver calls + the sync record (kSync)
   ASSERT_EQ(t.tracks.size(), 1u);
   EXPECT_EQ(t.tracks[0].pid, 91186);  // (globalTid >> 24) & 0xFFFFFF
   EXPECT_EQ(t.tracks[0].tid, 91186);

@@ -103,8 +103,11 @@ Json OccupancyJson(const KernelOccupancyRow& r) {
           {"count", r.count},
           {"total_ns", r.total_ns},
           {"block_size", r.block_size},
-          {"registers_per_thread", r.registers_per_thread},
-          {"shared_memory_bytes", r.shared_memory_bytes},
+          // -1: not in the trace (rows from Nsight Compute's Occupancy section)
+          {"registers_per_thread",
+           r.registers_per_thread < 0 ? Json(nullptr) : Json(r.registers_per_thread)},
+          {"shared_memory_bytes",
+           r.shared_memory_bytes < 0 ? Json(nullptr) : Json(r.shared_memory_bytes)},
           {"theoretical", r.occupancy.occupancy},
           {"active_warps_per_sm", r.occupancy.active_warps_per_sm},
           {"max_warps_per_sm", r.occupancy.max_warps_per_sm},
