@@ -112,8 +112,41 @@ INSTANTIATE_TEST_SUITE_P(
                       false, false, true, false},
         RoundTripCase{"onnxruntime_cpu",
                       kData + "/other/onnxruntime/onnxruntime_profile_cpu_ort1.30.0_generated.json",
-                      1, false, false, false, true}),
+                      1, false, false, false, true},
+        // Mangled kernel names (kept beside the demangled ones) and instant events.
+        RoundTripCase{"kineto_hipgraph_mangled",
+                      kData + "/kineto/tracelens/rocm_sglang_qwen3-8b_decode_hipgraph.json.gz", 1,
+                      false, false, false, true},
+        RoundTripCase{"rocprof_compute_db",
+                      kData + "/other/rocprof_compute_db/rocprof_compute_3.5_mi350_23ed6f36.db", 1,
+                      false, true, true, false},
+        RoundTripCase{"xplane_tensorflow_nvidia",
+                      kData + "/kineto/xplane_nvidia/tf_gpu_multiworker_8gpu.xplane.pb", 1, false,
+                      false, false, true},
+        RoundTripCase{"webgpu_ort130_console",
+                      kData + "/other/webgpu_browser/ort130_jsep_convnet_console.log", 1, false,
+                      false, false, true}),
     [](const ::testing::TestParamInfo<RoundTripCase>& info) { return info.param.label; });
+
+// The tables and fields added since the format was first written have real rows in the cases
+// above, so that their round trip is tested: mangled names, instants, Nsight Compute's Occupancy
+// section and Speed Of Light.
+TEST(NativeRoundTripCoverage, NewerFieldsHaveRowsToCarry) {
+  StatusOr<Trace> hipgraph =
+      Load(kData + "/kineto/tracelens/rocm_sglang_qwen3-8b_decode_hipgraph.json.gz");
+  ASSERT_TRUE(hipgraph.ok());
+  EXPECT_FALSE(hipgraph->mangled_names.empty());
+  StatusOr<Trace> nccl = Load(kData + "/kineto/hta/nccl_2rank_rank0_a100.json.gz");
+  ASSERT_TRUE(nccl.ok());
+  StatusOr<Trace> alexnet = Load(kData + "/kineto/hta/alexnet_a100_cuda_sync_trace.json.gz");
+  ASSERT_TRUE(alexnet.ok());
+  EXPECT_FALSE(nccl->instants.empty() && alexnet->instants.empty());
+  StatusOr<Trace> ncu = Load(kData + "/nvidia/ncu_csv/llmperfopt_k0001_ncu.details.csv");
+  ASSERT_TRUE(ncu.ok());
+  ASSERT_EQ(ncu->kernel_counters.size(), 1u);
+  EXPECT_TRUE(ncu->kernel_counters[0].reported_occupancy);
+  EXPECT_TRUE(ncu->kernel_counters[0].sm_throughput_percent);
+}
 
 // The hand-written fixture: a WebGPU app's timestamp queries (resolution 65 536 ns). Totals
 // counted by hand from the file: matmul_f32_tiled 393216 + 458752 + 393216 = 1245184 ns over 3

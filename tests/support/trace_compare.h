@@ -54,6 +54,8 @@ class TraceDiff {
           [&](const ApiCall& x, const ApiCall& y) { Api(x, y); });
     Table("slices", a_.slices, b_.slices, [&](const Slice& x, const Slice& y) { Slc(x, y); });
     Table("flows", a_.flows, b_.flows, [&](const Flow& x, const Flow& y) { Flw(x, y); });
+    Table("instants", a_.instants, b_.instants,
+          [&](const Instant& x, const Instant& y) { Ins(x, y); });
     return difference_;
   }
 
@@ -200,6 +202,7 @@ class TraceDiff {
     Field("duration_ns", x.duration_ns, y.duration_ns);
     Link(x.link, y.link);
     Str("name", x.name, y.name);
+    Str("mangled_name", MangledOf(a_, x.name), MangledOf(b_, y.name));
     Field("device", x.device, y.device);
     Field("stream", x.stream, y.stream);
     Dim("grid", x.grid, y.grid);
@@ -223,6 +226,20 @@ class TraceDiff {
     Field("achieved_occupancy_percent", x.achieved_occupancy_percent, y.achieved_occupancy_percent);
     Field("registers_per_thread", x.registers_per_thread, y.registers_per_thread);
     Field("shared_memory_bytes", x.shared_memory_bytes, y.shared_memory_bytes);
+    Field("sm_throughput_percent", x.sm_throughput_percent, y.sm_throughput_percent);
+    Field("memory_throughput_percent", x.memory_throughput_percent, y.memory_throughput_percent);
+    Field("reported_occupancy", x.reported_occupancy.has_value(), y.reported_occupancy.has_value());
+    if (x.reported_occupancy && y.reported_occupancy) {
+      const ReportedOccupancy &r = *x.reported_occupancy, &q = *y.reported_occupancy;
+      Field("reported_occupancy.theoretical_percent", r.theoretical_percent, q.theoretical_percent);
+      Field("reported_occupancy.theoretical_warps_per_sm", r.theoretical_warps_per_sm,
+            q.theoretical_warps_per_sm);
+      Field("reported_occupancy.warps_limit", r.warps_limit, q.warps_limit);
+      Field("reported_occupancy.registers_limit", r.registers_limit, q.registers_limit);
+      Field("reported_occupancy.shared_memory_limit", r.shared_memory_limit, q.shared_memory_limit);
+      Field("reported_occupancy.blocks_limit", r.blocks_limit, q.blocks_limit);
+      Field("reported_occupancy.barriers_limit", r.barriers_limit, q.barriers_limit);
+    }
     Size("metrics", x.metrics.size(), y.metrics.size());
     for (size_t i = 0; i < x.metrics.size() && ok(); ++i) {
       const CounterValue &m = x.metrics[i], &n = y.metrics[i];
@@ -270,6 +287,21 @@ class TraceDiff {
     Field("kind", x.kind, y.kind);
     Field("phase", x.phase, y.phase);
     Field("binds_enclosing", x.binds_enclosing, y.binds_enclosing);
+  }
+
+  void Ins(const Instant& x, const Instant& y) {
+    Field("ts_ns", x.ts_ns, y.ts_ns);
+    Str("name", x.name, y.name);
+    Str("category", x.category, y.category);
+    Str("args", x.args, y.args);
+    Field("track", x.track, y.track);
+    Field("scope", x.scope, y.scope);
+  }
+
+  // The mangled spelling of a kernel name id of `t`, as a string id of `t` (0 = none).
+  static StringId MangledOf(const Trace& t, StringId name) {
+    auto it = t.mangled_names.find(name);
+    return it == t.mangled_names.end() ? 0 : it->second;
   }
 
   const Trace& a_;

@@ -175,7 +175,11 @@ void EventWriter::WriteDeviceWork() {
   }
   size_t kernel = 0;
   for (const Kernel& k : trace_.kernels) {
-    BeginEvent('X', "kernel", trace_.str(k.name));
+    // The name as the source wrote it (mangled, where it was), so that a re-import shows and
+    // keeps the same names (the importer demangles again).
+    auto mangled = trace_.mangled_names.find(k.name);
+    BeginEvent('X', "kernel",
+               trace_.str(mangled != trace_.mangled_names.end() ? mangled->second : k.name));
     DeviceIds(k.device, k.stream);
     Times(k.start_ns, k.duration_ns);
     DeviceArgs(k.device, k.stream);

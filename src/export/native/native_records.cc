@@ -145,6 +145,9 @@ void WriteTrackMembers(const Track& t, uint32_t index, ObjectWriter* record) {
 
 void WriteKernelMembers(const Trace& trace, const Kernel& k, ObjectWriter* record) {
   record->String("name", trace.str(k.name));
+  if (auto m = trace.mangled_names.find(k.name); m != trace.mangled_names.end()) {
+    record->String("mangled_name", trace.str(m->second));
+  }
   DeviceRef(k.device, record);
   Times(k, record);
   if (k.stream != -1) record->Int("stream", k.stream);
@@ -200,6 +203,35 @@ void WriteFlowMembers(const Flow& f, ObjectWriter* record) {
   if (f.binds_enclosing) record->Bool("binds_enclosing", true);
 }
 
+void WriteInstantMembers(const Trace& trace, const Instant& i, ObjectWriter* record) {
+  record->String("name", trace.str(i.name));
+  record->Int("ts_ns", i.ts_ns);
+  record->UInt("track", i.track);
+  if (i.category != 0) record->String("category", trace.str(i.category));
+  if (i.args != 0) record->String("args", trace.str(i.args));  // JSON text, as the source wrote it
+  if (i.scope != InstantScope::kThread) {
+    record->String("scope", i.scope == InstantScope::kGlobal ? "global" : "process");
+  }
+}
+
+// Nsight Compute's own Occupancy section, as an object of the figures it gave.
+void WriteReportedOccupancy(const ReportedOccupancy& r, ObjectWriter* record) {
+  record->Key("reported_occupancy");
+  ObjectWriter o(record->out());
+  o.Double("theoretical_percent", r.theoretical_percent);
+  OptionalDouble("theoretical_warps_per_sm", r.theoretical_warps_per_sm, &o);
+  const std::pair<const char*, const std::optional<int64_t>*> limits[] = {
+      {"warps_limit", &r.warps_limit},
+      {"registers_limit", &r.registers_limit},
+      {"shared_memory_limit", &r.shared_memory_limit},
+      {"blocks_limit", &r.blocks_limit},
+      {"barriers_limit", &r.barriers_limit}};
+  for (const auto& [key, value] : limits) {
+    if (*value) o.Int(key, **value);
+  }
+  o.Close();
+}
+
 void WriteCountersMembers(const Trace& trace, const KernelCounters& c, ObjectWriter* record) {
   record->UInt("kernel", c.kernel);
   OptionalDouble("fp64_flops", c.fp64_flops, record);
@@ -210,6 +242,9 @@ void WriteCountersMembers(const Trace& trace, const KernelCounters& c, ObjectWri
   OptionalDouble("achieved_occupancy_percent", c.achieved_occupancy_percent, record);
   if (c.registers_per_thread) record->UInt("registers_per_thread", *c.registers_per_thread);
   if (c.shared_memory_bytes) record->UInt("shared_memory_bytes", *c.shared_memory_bytes);
+  OptionalDouble("sm_throughput_percent", c.sm_throughput_percent, record);
+  OptionalDouble("memory_throughput_percent", c.memory_throughput_percent, record);
+  if (c.reported_occupancy) WriteReportedOccupancy(*c.reported_occupancy, record);
   if (c.metrics.empty()) return;
   fmt::memory_buffer* out = record->out();
   record->Key("metrics");

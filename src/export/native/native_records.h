@@ -18,6 +18,7 @@ void WriteTransferMembers(const Trace& trace, const Transfer& transfer, ObjectWr
 void WriteApiCallMembers(const Trace& trace, const ApiCall& call, ObjectWriter* record);
 void WriteSliceMembers(const Trace& trace, const Slice& slice, ObjectWriter* record);
 void WriteFlowMembers(const Flow& flow, ObjectWriter* record);
+void WriteInstantMembers(const Trace& trace, const Instant& instant, ObjectWriter* record);
 void WriteCountersMembers(const Trace& trace, const KernelCounters& counters, ObjectWriter* record);
 
 }  // namespace tensormorph::native

@@ -99,6 +99,9 @@ Status WriteNativeTrace(const Trace& trace, Layout layout, std::FILE* file,
                [&](size_t i, ObjectWriter* r) { WriteSliceMembers(trace, trace.slices[i], r); });
   framer.Table("flow", "flows", trace.flows.size(),
                [&](size_t i, ObjectWriter* r) { WriteFlowMembers(trace.flows[i], r); });
+  framer.Table("instant", "instants", trace.instants.size(), [&](size_t i, ObjectWriter* r) {
+    WriteInstantMembers(trace, trace.instants[i], r);
+  });
   framer.Finish();
   if (std::fflush(file) != 0 && !framer.failed()) {
     return Status(StatusCode::kIoError,

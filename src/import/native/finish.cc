@@ -95,6 +95,7 @@ StatusOr<Trace> TraceAssembler::Finish() {
   StableOrder(&t.transfers, DeviceKey);
   StableOrder(&t.api_calls, TrackKey);
   StableOrder(&t.slices, TrackKey);
+  StableOrder(&t.instants, [](const Instant& i) { return std::tie(i.track, i.ts_ns); });
 
   for (size_t i = 0; i < std::size(kCountFields); ++i) {
     if (!counts_given_[i])

@@ -23,6 +23,7 @@ Status TraceAssembler::ReadKernel(object record, const char* record_at, FieldRea
   Kernel k;
   RowTimes times;
   bool has_name = false, has_device = false;
+  std::optional<StringId> mangled;
   Status s = ForEachMember(record, fields, [&](std::string_view key, value& v) -> Status {
     bool handled = false;
     TM_RETURN_IF_ERROR(times.Read(key, v, fields, &handled));
@@ -34,6 +35,9 @@ Status TraceAssembler::ReadKernel(object record, const char* record_at, FieldRea
       TM_RETURN_IF_ERROR(fields.String(v, key, &text));
       k.name = trace_.strings.Intern(text);
       has_name = true;
+    } else if (key == "mangled_name") {
+      TM_RETURN_IF_ERROR(fields.String(v, key, &text));
+      mangled = trace_.strings.Intern(text);
     } else if (key == "device") {
       TM_RETURN_IF_ERROR(DeviceIndex(v, key, fields, &k.device));
       has_device = true;
@@ -64,6 +68,7 @@ Status TraceAssembler::ReadKernel(object record, const char* record_at, FieldRea
   TM_RETURN_IF_ERROR(
       Required(has_device, "a \"device\" (a device record's id, or null)", record_at, fields));
   TM_RETURN_IF_ERROR(times.Resolve(fields, record_at, &k.start_ns, &k.duration_ns));
+  if (mangled) trace_.mangled_names.try_emplace(k.name, *mangled);
   trace_.kernels.push_back(k);
   return Status::Ok();
 }
@@ -221,6 +226,80 @@ Status TraceAssembler::ReadFlow(object record, const char* record_at, FieldReade
   return Status::Ok();
 }
 
+Status TraceAssembler::ReadInstant(object record, const char* record_at, FieldReader& fields) {
+  Instant i;
+  bool has_name = false, has_ts = false;
+  std::optional<uint32_t> track;
+  Status s = ForEachMember(record, fields, [&](std::string_view key, value& v) -> Status {
+    std::string_view text;
+    if (key == "name" || key == "category" || key == "args") {
+      TM_RETURN_IF_ERROR(fields.String(v, key, &text));
+      const StringId id = trace_.strings.Intern(text);
+      (key == "name" ? i.name : key == "category" ? i.category : i.args) = id;
+      has_name |= key == "name";
+    } else if (key == "ts_ns") {
+      TM_RETURN_IF_ERROR(fields.TimeNs(v, key, &i.ts_ns));
+      has_ts = true;
+    } else if (key == "track") {
+      uint32_t index = 0;
+      TM_RETURN_IF_ERROR(TrackIndex(v, key, fields, &index));
+      track = index;
+    } else if (key == "scope") {
+      TM_RETURN_IF_ERROR(fields.String(v, key, &text));
+      if (text == "thread" || text == "process" || text == "global") {
+        i.scope = text == "global"    ? InstantScope::kGlobal
+                  : text == "process" ? InstantScope::kProcess
+                                      : InstantScope::kThread;
+      } else {
+        return fields.Error(v, key, "must be one of thread, process, global");
+      }
+    } else if (key != "type") {
+      Unknown(key, v, fields);
+    }
+    return Status::Ok();
+  });
+  TM_RETURN_IF_ERROR(s);
+  TM_RETURN_IF_ERROR(Required(has_name, "a \"name\"", record_at, fields));
+  TM_RETURN_IF_ERROR(Required(has_ts, "a \"ts_ns\"", record_at, fields));
+  i.track = track ? *track : DefaultTrack();
+  trace_.instants.push_back(i);
+  return Status::Ok();
+}
+
+Status TraceAssembler::ReadReportedOccupancy(value v, FieldReader& fields, ReportedOccupancy* out) {
+  object o;
+  if (v.get_object().get(o)) return fields.Error(v, "reported_occupancy", "must be an object");
+  bool has_theoretical = false;
+  const char* at = Where(v);
+  Status s = ForEachMember(o, fields, [&](std::string_view key, value& m) -> Status {
+    std::optional<int64_t>* limit = key == "warps_limit"           ? &out->warps_limit
+                                    : key == "registers_limit"     ? &out->registers_limit
+                                    : key == "shared_memory_limit" ? &out->shared_memory_limit
+                                    : key == "blocks_limit"        ? &out->blocks_limit
+                                    : key == "barriers_limit"      ? &out->barriers_limit
+                                                                   : nullptr;
+    if (limit != nullptr) {
+      int64_t n = 0;
+      TM_RETURN_IF_ERROR(fields.Int(m, key, 0, INT64_MAX, &n));
+      *limit = n;
+    } else if (key == "theoretical_percent" || key == "theoretical_warps_per_sm") {
+      double x = 0;
+      TM_RETURN_IF_ERROR(fields.Double(m, key, &x));
+      if (key == "theoretical_percent") {
+        out->theoretical_percent = x;
+        has_theoretical = true;
+      } else {
+        out->theoretical_warps_per_sm = x;
+      }
+    } else {
+      Unknown(key, m, fields);
+    }
+    return Status::Ok();
+  });
+  TM_RETURN_IF_ERROR(s);
+  return Required(has_theoretical, "a reported_occupancy.theoretical_percent", at, fields);
+}
+
 Status TraceAssembler::ReadMetric(value v, FieldReader& fields, CounterValue* metric) {
   const char* at = Where(v);
   object m;
@@ -252,14 +331,16 @@ Status TraceAssembler::ReadCounters(object record, const char* record_at, FieldR
   KernelCounters c;
   bool has_kernel = false;
   Status s = ForEachMember(record, fields, [&](std::string_view key, value& v) -> Status {
-    std::optional<double>* optional_double = key == "fp64_flops"   ? &c.fp64_flops
-                                             : key == "fp32_flops" ? &c.fp32_flops
-                                             : key == "fp16_flops" ? &c.fp16_flops
-                                             : key == "tensor_ops" ? &c.tensor_ops
-                                             : key == "dram_bytes" ? &c.dram_bytes
-                                             : key == "achieved_occupancy_percent"
-                                                 ? &c.achieved_occupancy_percent
-                                                 : nullptr;
+    std::optional<double>* optional_double =
+        key == "fp64_flops"                   ? &c.fp64_flops
+        : key == "fp32_flops"                 ? &c.fp32_flops
+        : key == "fp16_flops"                 ? &c.fp16_flops
+        : key == "tensor_ops"                 ? &c.tensor_ops
+        : key == "dram_bytes"                 ? &c.dram_bytes
+        : key == "achieved_occupancy_percent" ? &c.achieved_occupancy_percent
+        : key == "sm_throughput_percent"      ? &c.sm_throughput_percent
+        : key == "memory_throughput_percent"  ? &c.memory_throughput_percent
+                                              : nullptr;
     if (optional_double != nullptr) {
       double x = 0;
       TM_RETURN_IF_ERROR(fields.Double(v, key, &x));
@@ -282,6 +363,8 @@ Status TraceAssembler::ReadCounters(object record, const char* record_at, FieldR
       uint64_t n = 0;
       TM_RETURN_IF_ERROR(fields.UInt(v, key, UINT64_MAX, &n));
       c.shared_memory_bytes = n;
+    } else if (key == "reported_occupancy") {
+      TM_RETURN_IF_ERROR(ReadReportedOccupancy(v, fields, &c.reported_occupancy.emplace()));
     } else if (key == "metrics") {
       array metrics;
       if (v.get_array().get(metrics)) return fields.Error(v, key, "must be an array");

@@ -21,7 +21,7 @@ bool IsHeaderOnly(TablePass pass) {
 std::optional<TablePass> PassOfTable(std::string_view table) {
   if (table == "devices" || table == "tracks") return TablePass::kHeaderDevicesTracks;
   if (table == "kernels" || table == "transfers" || table == "api_calls" || table == "slices" ||
-      table == "flows") {
+      table == "flows" || table == "instants") {
     return TablePass::kRows;
   }
   if (table == "kernel_counters") return TablePass::kCounters;
@@ -37,6 +37,7 @@ std::string_view RecordOfTable(std::string_view table) {
   if (table == "api_calls") return "api_call";
   if (table == "slices") return "slice";
   if (table == "flows") return "flow";
+  if (table == "instants") return "instant";
   return "kernel_counters";
 }
 
@@ -231,6 +232,7 @@ Status TraceAssembler::ReadRecord(object record, std::string_view type, const ch
   if (type == "slice") return ReadSlice(record, record_at, fields);
   if (type == "api_call") return ReadApiCall(record, record_at, fields);
   if (type == "flow") return ReadFlow(record, record_at, fields);
+  if (type == "instant") return ReadInstant(record, record_at, fields);
   if (type == "transfer") return ReadTransfer(record, record_at, fields);
   if (type == "kernel_counters") return ReadCounters(record, record_at, fields);
   if (type == "device") return ReadDevice(record, record_at, fields);
@@ -239,8 +241,8 @@ Status TraceAssembler::ReadRecord(object record, std::string_view type, const ch
 }
 
 bool TraceAssembler::IsRecordType(std::string_view type) {
-  for (std::string_view known :
-       {"device", "track", "kernel", "transfer", "api_call", "slice", "flow", "kernel_counters"}) {
+  for (std::string_view known : {"device", "track", "kernel", "transfer", "api_call", "slice",
+                                 "flow", "instant", "kernel_counters"}) {
     if (type == known) return true;
   }
   return false;

@@ -54,6 +54,8 @@ class TraceAssembler {
   Status ReadApiCall(simdjson::ondemand::object object, const char* record_at, FieldReader& fields);
   Status ReadSlice(simdjson::ondemand::object object, const char* record_at, FieldReader& fields);
   Status ReadFlow(simdjson::ondemand::object object, const char* record_at, FieldReader& fields);
+  Status ReadInstant(simdjson::ondemand::object object, const char* record_at, FieldReader& fields);
+  Status ReadReportedOccupancy(value v, FieldReader& fields, ReportedOccupancy* out);
   Status ReadCounters(simdjson::ondemand::object object, const char* record_at,
                       FieldReader& fields);
   Status ReadMetric(value v, FieldReader& fields, CounterValue* metric);
