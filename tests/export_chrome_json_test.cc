@@ -465,7 +465,7 @@ INSTANTIATE_TEST_SUITE_P(
 // Nsight Systems synchronization records become kSync calls on the waiting thread and go out as
 // cuda_sync events: as many as the export's own table has, read with SQL.
 TEST(ExportChromeJson, NsightSystemsSyncEventsMatchSql) {
-  for (const std::string path :
+  for (const std::string& path :
        {kH100, kData + "/nvidia/nsys_sqlite/extrap_ex-gpu_s10_callchains_old_schema.sqlite"}) {
     SCOPED_TRACE(path);
     const int64_t sql = SqlCount(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");

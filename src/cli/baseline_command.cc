@@ -31,15 +31,10 @@ CommandRunner AddBaselineCommand(CLI::App* app) {
   CLI::App* save = command->add_subcommand(
       "save", "summarise traces (kernels, ops, per-step times) into a baseline file");
   save->add_option("TRACE", options->common.inputs,
-                   "trace files (.json, .json.gz); several = ranks of one job")
+                   TraceArgumentHelp("trace files or folders; several = ranks of one job,"))
       ->required();
   save->add_option("-o,--output", options->output, "the baseline file to write")->required();
-  save->add_option("--threads", options->common.threads, "parser threads (0 = one per core)")
-      ->check(CLI::Range(0, 256))
-      ->capture_default_str();
-  save->add_flag("-q,--quiet", options->common.quiet, "no progress bar");
-  save->add_option("--input-format", options->common.input_format,
-                   "skip detection and read the inputs as this format (chrome-json)");
+  AddInputOptions(save, &options->common);
   return [options]() {
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;

@@ -55,46 +55,62 @@ std::optional<uint64_t> ParseByteSize(std::string text) {
 
 }  // namespace
 
+std::string TraceArgumentHelp(std::string_view what) {
+  std::string formats;
+  for (const Importer* importer : Importers()) {
+    formats += fmt::format("{}{}", formats.empty() ? "" : ", ", importer->name());
+  }
+  return fmt::format("{} in any format tensormorph reads, detected by content ({}; gzip too)", what,
+                     formats);
+}
+
 void AddCommonOptions(CLI::App* command, CommonOptions* options,
                       const std::vector<std::string>& extra_formats) {
   std::vector<std::string> formats = {"table", "json", "csv"};
   formats.insert(formats.end(), extra_formats.begin(), extra_formats.end());
   command
       ->add_option("TRACE", options->inputs,
-                   "trace files (.json, .json.gz); several = ranks of one job")
+                   TraceArgumentHelp("trace files or folders; several = ranks of one job,"))
       ->required();
   command->add_option("--format", options->format, "output format")
       ->check(CLI::IsMember(formats))
       ->capture_default_str();
-  command->add_option("--threads", options->threads, "parser threads (0 = one per core)")
-      ->check(CLI::Range(0, 256))
-      ->capture_default_str();
-  command->add_flag("-q,--quiet", options->quiet, "no progress bar");
-  command->add_option("--input-format", options->input_format,
-                      "skip detection and read the inputs as this format (chrome-json)");
-  command
-      ->add_option("--skip-runs", options->skip_runs,
-                   "ONNX Runtime profiles: leave out the first N model runs as warm-up (default: "
-                   "the first of several runs, summarised in a warning)")
-      ->check(CLI::NonNegativeNumber);
-  AddInputLimitOption(command, options);
+  AddInputOptions(command, options);
 }
 
-void AddInputLimitOption(CLI::App* command, CommonOptions* options) {
-  command
-      ->add_option_function<std::string>(
-          "--max-input-size",
-          [options](const std::string& text) {
-            std::optional<uint64_t> bytes = ParseByteSize(text);
-            if (!bytes) {
-              throw CLI::ValidationError("--max-input-size",
-                                         "'" + text + "' is not a size such as 512M, 32G or 0");
-            }
-            options->max_input_bytes = *bytes;
-          },
-          "refuse inputs whose content (decompressed, for gzip) is larger: bytes or K/M/G/T; 0 "
-          "= no limit")
-      ->default_str(fmt::format("{}G", kDefaultMaxInputBytes >> 30));
+void AddInputOptions(CLI::App* command, CommonOptions* options, std::vector<CLI::Option*>* added) {
+  std::vector<CLI::Option*> declared;
+  declared.push_back(
+      command->add_option("--threads", options->threads, "parser threads (0 = one per core)")
+          ->check(CLI::Range(0, 256))
+          ->capture_default_str());
+  declared.push_back(command->add_flag("-q,--quiet", options->quiet, "no progress bar"));
+  declared.push_back(command
+                         ->add_option("--input-format", options->input_format,
+                                      "skip detection and read the inputs as this format")
+                         ->check(CLI::IsMember(InputFormatNames())));
+  declared.push_back(
+      command
+          ->add_option("--skip-runs", options->skip_runs,
+                       "ONNX Runtime profiles: leave out the first N model runs as warm-up "
+                       "(default: the first of several runs, summarised in a warning)")
+          ->check(CLI::NonNegativeNumber));
+  declared.push_back(
+      command
+          ->add_option_function<std::string>(
+              "--max-input-size",
+              [options](const std::string& text) {
+                std::optional<uint64_t> bytes = ParseByteSize(text);
+                if (!bytes) {
+                  throw CLI::ValidationError("--max-input-size",
+                                             "'" + text + "' is not a size such as 512M, 32G or 0");
+                }
+                options->max_input_bytes = *bytes;
+              },
+              "refuse inputs whose content (decompressed, for gzip) is larger: bytes or K/M/G/T; 0 "
+              "= no limit")
+          ->default_str(fmt::format("{}G", kDefaultMaxInputBytes >> 30)));
+  if (added != nullptr) added->insert(added->end(), declared.begin(), declared.end());
 }
 
 int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces) {

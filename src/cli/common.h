@@ -29,15 +29,21 @@ struct CommonOptions {
   bool host_rows = true;  // cleared by commands that use device rows only (ImportOptions)
 };
 
-// Adds TRACE... plus --format, --threads, --quiet and --input-format to a subcommand.
+// The input options every command that reads traces takes, declared here once: --threads,
+// -q/--quiet, --input-format, --skip-runs and --max-input-size. The options are appended to
+// `added` when given (for commands whose other form takes no trace).
+void AddInputOptions(CLI::App* command, CommonOptions* options,
+                     std::vector<CLI::Option*>* added = nullptr);
+
+// "trace files or folders: Kineto / Chrome JSON, Nsight Systems SQLite, ... (gzip too)", from the
+// importer registry, for the help of TRACE arguments.
+std::string TraceArgumentHelp(std::string_view what);
+
+// Adds TRACE... plus --format and the input options (AddInputOptions) to a subcommand.
 // `extra_formats` are those only this subcommand renders (roofline's svg); FormatOf maps them to
 // the table, so the subcommand checks for them itself.
 void AddCommonOptions(CLI::App* command, CommonOptions* options,
                       const std::vector<std::string>& extra_formats = {});
-
-// --max-input-size SIZE (bytes, or with a K/M/G/T suffix; 0 = no limit), for commands that do not
-// take AddCommonOptions whole.
-void AddInputLimitOption(CLI::App* command, CommonOptions* options);
 
 // Loads every input; on failure prints the error and returns the exit code (else kExitOk).
 int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces);

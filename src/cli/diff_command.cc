@@ -56,13 +56,7 @@ CommandRunner AddDiffCommand(CLI::App* app) {
   command->add_option("--format", options->common.format, "output format")
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
-  command->add_option("--threads", options->common.threads, "parser threads (0 = one per core)")
-      ->check(CLI::Range(0, 256))
-      ->capture_default_str();
-  command->add_flag("-q,--quiet", options->common.quiet, "no progress bar");
-  AddInputLimitOption(command, &options->common);
-  command->add_option("--input-format", options->common.input_format,
-                      "skip detection and read trace inputs as this format (chrome-json)");
+  AddInputOptions(command, &options->common);
   return [options]() {
     Baseline base, next;
     DiffSource base_source, next_source;

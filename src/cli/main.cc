@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/profile_input.h"
+#include "cli/suggest.h"
 
 int main(int argc, char** argv) {
   CLI::App app("tensormorph: which kernel ran where, for how long, and how well", "tensormorph");
@@ -35,8 +36,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // An unknown command is said as such (CLI11 would say "a subcommand is required").
+    const std::string fix = tensormorph::SuggestFix(app, argc, argv);
+    const bool unknown_command = fix.find("is not a command") != std::string::npos;
     std::cerr << fmt::format("tensormorph: error: {}\nRun 'tensormorph --help' for usage.\n",
-                             e.what());
+                             unknown_command ? fix
+                             : fix.empty()   ? std::string(e.what())
+                                             : fmt::format("{}; {}", e.what(), fix));
     return tensormorph::kExitUsage;
   }
   try {

@@ -34,11 +34,8 @@ struct OccupancyOptions {
   int wave_size = 0;
   std::string format = "table";
   // The trace form.
-  std::vector<std::string> inputs;
   size_t top = 0;
-  int threads = 0;
-  bool quiet = false;
-  std::string input_format;
+  CommonOptions common;  // the inputs and the input options
 };
 
 // A count or a byte size: digits only, so that "-1", "1.5" and "64k" are usage errors with a
@@ -220,12 +217,8 @@ int RunTraceForm(const OccupancyOptions& o) {
     if (!arch.ok()) return Usage(arch.status().message());
     query.arch = std::move(arch).value();
   }
-  CommonOptions common;
-  common.inputs = o.inputs;
+  CommonOptions common = o.common;
   common.format = o.format;
-  common.threads = o.threads;
-  common.quiet = o.quiet;
-  common.input_format = o.input_format;
   common.host_rows = false;  // launch configurations are on the device rows
   std::vector<Trace> traces;
   if (int rc = LoadInputs(common, &traces); rc != kExitOk) return rc;
@@ -277,9 +270,9 @@ CommandRunner AddOccupancyCommand(CLI::App* app) {
       "occupancy",
       "theoretical occupancy of a launch, or of every kernel of TRACE...: blocks per SM each "
       "resource allows, active warps, limiter");
-  command->add_option("TRACE", o->inputs,
-                      "traces: per-kernel occupancy from their launch configurations (then no "
-                      "--block-size etc.)");
+  command->add_option("TRACE", o->common.inputs,
+                      TraceArgumentHelp("traces: per-kernel occupancy from their launch "
+                                        "configurations (then no --block-size etc.);"));
   command->add_option("--arch", o->arch,
                       "sm_70 ... sm_121 (or 9.0, 90), gfx908 ... gfx1100; with TRACE: overrides "
                       "the devices' architecture");
@@ -321,14 +314,9 @@ CommandRunner AddOccupancyCommand(CLI::App* app) {
   std::vector<CLI::Option*> trace_options;
   trace_options.push_back(
       command->add_option("--top", o->top, "with TRACE: only the N rows with the most time"));
-  trace_options.push_back(
-      command->add_option("--threads", o->threads, "with TRACE: parser threads (0 = one per core)")
-          ->check(CLI::NonNegativeNumber));
-  trace_options.push_back(command->add_flag("-q,--quiet", o->quiet, "with TRACE: no progress bar"));
-  trace_options.push_back(command->add_option(
-      "--input-format", o->input_format, "with TRACE: skip detection and read as this format"));
+  AddInputOptions(command, &o->common, &trace_options);
   return [o, command, launch_options, trace_options]() {
-    if (!o->inputs.empty()) {
+    if (!o->common.inputs.empty()) {
       for (const CLI::Option* opt : launch_options) {
         if (opt->count() > 0) {
           return Usage(

@@ -59,6 +59,13 @@ CommandRunner AddReportCommand(CLI::App* app) {
                    "timeline shows precomputed buckets)")
       ->capture_default_str();
   return [options]() {
+    if (options->common.format != "table") {
+      std::cerr << fmt::format(
+          "tensormorph: error: report writes one HTML file; --format {} is for the other "
+          "commands (tensormorph kernels, ops, timeline, roofline, occupancy --format {})\n",
+          options->common.format, options->common.format);
+      return kExitUsage;
+    }
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);

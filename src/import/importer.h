@@ -40,6 +40,9 @@ class Importer {
   virtual ~Importer() = default;
   virtual std::string_view name() const = 0;
   virtual std::string_view description() const = 0;
+  // The names this importer gives Trace::format (what `info` prints), all accepted by
+  // --input-format beside name(); just name() for most.
+  virtual std::vector<std::string_view> format_names() const { return {name()}; }
   // 0: not this format; 100: certainly this format. `head` is the start of the content.
   virtual int Sniff(std::string_view head) const = 0;
   // Same for a folder given as input (a rocprof-compute workload, a rocprofv3 output folder, a JAX
@@ -50,6 +53,13 @@ class Importer {
 
 // The registry, in detection order.
 const std::vector<const Importer*>& Importers();
+
+// The importer --input-format NAME selects: by its name or one of its format_names(); null when
+// none has it.
+const Importer* FindImporter(std::string_view name);
+
+// Every name --input-format accepts, importer names first.
+std::vector<std::string> InputFormatNames();
 
 // Detects the format of `path` (or uses options.input_format) and imports it. Errors carry a
 // line:column position where the importer knows one.

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "import/chrome/chrome_importer.h"
@@ -23,7 +24,18 @@
 namespace tensormorph {
 namespace {
 constexpr size_t kSniffBytes = 64 << 10;
+
+// "NAME (description); ..." for every importer, in detection order: the list of formats in
+// messages comes from the registry, so a new importer appears in it by being registered.
+std::string DescribeFormats() {
+  std::string out;
+  for (const Importer* importer : Importers()) {
+    out += fmt::format("{}{} ({})", out.empty() ? "" : "; ", importer->description(),
+                       importer->name());
+  }
+  return out;
 }
+}  // namespace
 
 const std::vector<const Importer*>& Importers() {
   static const chrome::ChromeImporter kChrome;
@@ -43,12 +55,33 @@ const std::vector<const Importer*>& Importers() {
   return kImporters;
 }
 
+const Importer* FindImporter(std::string_view name) {
+  for (const Importer* importer : Importers()) {
+    if (importer->name() == name) return importer;
+  }
+  for (const Importer* importer : Importers()) {
+    for (std::string_view format : importer->format_names()) {
+      if (format == name) return importer;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::string> InputFormatNames() {
+  std::vector<std::string> names;
+  for (const Importer* importer : Importers()) names.emplace_back(importer->name());
+  for (const Importer* importer : Importers()) {
+    for (std::string_view format : importer->format_names()) {
+      if (std::find(names.begin(), names.end(), format) == names.end()) names.emplace_back(format);
+    }
+  }
+  return names;
+}
+
 StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options) {
   const Importer* chosen = nullptr;
   if (!options.input_format.empty()) {
-    for (const Importer* importer : Importers()) {
-      if (importer->name() == options.input_format) chosen = importer;
-    }
+    chosen = FindImporter(options.input_format);
     if (chosen == nullptr) {
       std::string known;
       for (const Importer* importer : Importers()) known += fmt::format(" {}", importer->name());
@@ -92,14 +125,9 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
     }
     if (chosen == nullptr) {
       return UnreadableInput(
-          "not a trace format tensormorph reads (expected PyTorch profiler / Kineto or Chrome "
-          "trace JSON, optionally gzip-compressed, an Nsight Systems SQLite export, a rocprofv3 "
-          "rocpd database, an Nsight "
-          "Compute CSV, a rocprof CSV/JSON, an ONNX Runtime profile, an `xctrace export` XML "
-          "table of a Metal System Trace, ONNX Runtime Web WebGPU profiling output, a "
-          "TensorFlow.js tf.profile() JSON, a JAX / XLA <host>.xplane.pb or a Tensormorph "
-          "native trace (tensormorph.trace/1, JSON or NDJSON); use --input-format to "
-          "force one",
+          fmt::format("not a trace format tensormorph reads (expected one of: {}; gzip-compressed "
+                      "files too); use --input-format NAME to force one",
+                      DescribeFormats()),
           SourcePosition{1, 1});
     }
   }

@@ -9,6 +9,9 @@ namespace tensormorph::chrome {
 class ChromeImporter final : public Importer {
  public:
   std::string_view name() const override { return "chrome-json"; }
+  std::vector<std::string_view> format_names() const override {
+    return {"chrome-json", "kineto", "jax-json", "pytorch-autograd"};
+  }
   std::string_view description() const override {
     return "PyTorch profiler (Kineto) / Chrome trace JSON, .json or .json.gz";
   }

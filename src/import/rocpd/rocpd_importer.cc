@@ -34,7 +34,10 @@ void SetRanks(const Processes& processes, Trace* trace) {
     if (!world) world = p.world_size;
     same_world = same_world && p.world_size == world;
   }
-  trace->metadata["rocpd_processes"] = list.dump();
+  // Commands and guids come from the database as they are: bytes that are not UTF-8 are replaced
+  // rather than thrown on.
+  trace->metadata["rocpd_processes"] =
+      list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   trace->world_size = same_world && world ? world : std::optional<int64_t>(all.size());
   trace->warnings.push_back(fmt::format(
       "{} processes in one rocpd database (a `rocpd merge` of several runs or ranks): each keeps "
@@ -73,7 +76,9 @@ StatusOr<Trace> RocpdImporter::Import(const std::string& path, const ImportOptio
                              ? "rocpd SQLite (schema version not recorded)"
                              : fmt::format("rocpd SQLite, schema {}", schema->version());
   if (!schema->version().empty()) {
-    trace.metadata["rocpd_schema_version"] = nlohmann::json(schema->version()).dump();
+    trace.metadata["rocpd_schema_version"] =
+        nlohmann::json(schema->version())
+            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
 
   Processes processes(&trace);

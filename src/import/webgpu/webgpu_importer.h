@@ -32,6 +32,9 @@ WebGpuInput SniffWebGpu(std::string_view head);
 class WebGpuImporter final : public Importer {
  public:
   std::string_view name() const override { return "webgpu"; }
+  std::vector<std::string_view> format_names() const override {
+    return {"webgpu", "ort-web-log", "ort-web-profiling", "tfjs-profile", "tfjs-debug-log"};
+  }
   std::string_view description() const override {
     return "ONNX Runtime Web WebGPU profiling (console log or ondata JSON/NDJSON), TensorFlow.js "
            "tf.profile() JSON";
