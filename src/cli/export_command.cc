@@ -71,9 +71,8 @@ CommandRunner AddExportCommand(CLI::App* app) {
   // nothing to export, whose output format is --to.
   AddCommonOptions(command, &options->common);
   command->remove_option(command->get_option("--format"));
-  command->get_option("TRACE")
-      ->expected(1)
-      ->description(TraceArgumentHelp("the trace file or folder to convert,"));
+  command->get_option("TRACE")->expected(1)->description(
+      TraceArgumentHelp("the trace file or folder to convert,"));
   command->add_option("--to", options->to, fmt::format("output format: {}", KnownExporters()))
       ->required();
   command->add_option("-o,--output", options->output, "output file ('-' for stdout)")->required();

@@ -73,7 +73,7 @@ struct ChunkResult {
   std::vector<ApiCall> api_calls;  // track = local track index
   std::vector<Slice> slices;
   std::vector<Flow> flows;
-  std::vector<Instant> instants;  // track = local track index
+  std::vector<Instant> instants;      // track = local track index
   std::vector<UntypedEvent> untyped;  // track = local track index; not yet counted
   std::vector<MetadataRecord> metadata;
   EventCounts counts;
