@@ -81,5 +81,39 @@ fi
   printf '%s\n' "${rows[@]}"
 } | tee "$out/results.md"
 
+# Every trace-reading command on the same trace, against `kernels` measured in this same run:
+# the linking stage and the analyses should cost at most a quarter of the import
+# (target: time / kernels at most 1.25).
+kernels_wall=''
+command_rows=()
+measure_command() {
+  local label=$1
+  shift
+  measure_runs "$label" "$@"
+  kernels_wall=${kernels_wall:-$measured_wall}
+  command_rows+=("| \`$label\` | $(calc %.2f "$measured_wall") | $(calc %.2f "$measured_user") \
+| $(calc %.0f "$measured_rss_kib / 1024") | $(calc %.2f "$measured_wall / $kernels_wall") |")
+}
+report_html=$out/report_${mb}mb.html
+measure_command "kernels" "$tm" kernels --quiet --format json "$trace"
+measure_command "info" "$tm" info --quiet --format json "$trace"
+measure_command "ops" "$tm" ops --quiet --format json "$trace"
+measure_command "timeline" "$tm" timeline --quiet --format json "$trace"
+measure_command "roofline" "$tm" roofline --quiet --format json "$trace"
+measure_command "occupancy" "$tm" occupancy --quiet --format json "$trace"
+measure_command "baseline save" "$tm" baseline save --quiet -o "$out/baseline_${mb}mb.json" "$trace"
+measure_command "report" "$tm" report --quiet -o "$report_html" "$trace"
+{
+  echo
+  echo "### every command against \`kernels\` on \`$name\` ($(date -u +%F))"
+  echo
+  echo "- best wall time of $runs runs each, all in this run; JSON output to /dev/null"
+  echo "- target: time / kernels at most 1.25"
+  echo
+  echo "| command | wall s | user s | peak RSS MiB | time / kernels |"
+  echo "|---|---:|---:|---:|---:|"
+  printf '%s\n' "${command_rows[@]}"
+} | tee -a "$out/results.md"
+
 # The Nsight Systems SQLite import benchmark, with its own table (TM_BENCH_NSYS_MB=0 skips it).
 bench/run_nsys.sh

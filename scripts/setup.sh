@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config sqlite3
+  build-essential cmake ninja-build pkg-config sqlite3 jq
   libsimdjson-dev zlib1g-dev libfmt-dev libcli11-dev nlohmann-json3-dev libsqlite3-dev
   libexpat1-dev libprotobuf-dev protobuf-compiler libiberty-dev
   clang libclang-rt-14-dev llvm-14

@@ -98,7 +98,7 @@ RoundTrip ExportAndReload(const std::string& input, const std::string& name) {
   const Exporter* exporter = FindExporter("chrome-json");
   EXPECT_NE(exporter, nullptr);
   if (exporter == nullptr) return result;
-  Status status = exporter->Export(result.original, result.path);
+  Status status = exporter->Export(LinkedTrace(result.original), result.path);
   EXPECT_TRUE(status.ok()) << status.message();
   StatusOr<Trace> back = LoadTrace(result.path, ImportOptions{});
   EXPECT_TRUE(back.ok()) << back.status().message();
@@ -299,7 +299,8 @@ std::vector<std::string> Rows(const Trace& t, bool launch_flows) {
   for (const Slice& x : t.slices) {
     rows.push_back(fmt::format("slice {} {} {} {}+{} ext {} inputs {}", static_cast<int>(x.kind),
                                t.str(x.name), TrackText(t, x.track), x.start_ns, x.duration_ns,
-                               x.external_id, t.str(x.inputs)));
+                               x.external_id,
+                               t.inputs_of(x) ? OpInputsText(*t.inputs_of(x)) : std::string()));
   }
   for (const Flow& f : t.flows) {
     if (f.kind == FlowKind::kLaunch && !launch_flows) continue;
@@ -389,7 +390,7 @@ RoundTrip ExportAndReloadWith(const std::string& input, const std::string& name,
   if (!original.ok()) return result;
   result.original = std::move(*original);
   result.path = ::testing::TempDir() + "/family_" + name + ".json";
-  Status status = FindExporter("chrome-json")->Export(result.original, result.path);
+  Status status = FindExporter("chrome-json")->Export(LinkedTrace(result.original), result.path);
   EXPECT_TRUE(status.ok()) << status.message();
   StatusOr<Trace> back = LoadTrace(result.path, ImportOptions{});
   EXPECT_TRUE(back.ok()) << back.status().message();
@@ -556,7 +557,7 @@ TEST(ExportChromeJson, HostProcessesNamedAndDevicePidsDistinct) {
   SortTraceTables(&trace);
   ComputeTraceSpan(&trace);
   const std::string path = ::testing::TempDir() + "/pid_collision.json";
-  ASSERT_TRUE(FindExporter("chrome-json")->Export(trace, path).ok());
+  ASSERT_TRUE(FindExporter("chrome-json")->Export(LinkedTrace(trace), path).ok());
   std::map<int64_t, std::string> process_names;
   int64_t kernel_pid = -1, kernel_device = -1;
   const nlohmann::json doc5 = ReadJsonFile(path);

@@ -33,7 +33,7 @@ std::string Export(const std::string& input, const std::string& name) {
   EXPECT_TRUE(trace.ok()) << trace.status().message();
   const std::string path = ::testing::TempDir() + "/" + name + ".pftrace";
   if (!trace.ok()) return path;
-  Status written = FindExporter("perfetto")->Export(*trace, path);
+  Status written = FindExporter("perfetto")->Export(LinkedTrace(*trace), path);
   EXPECT_TRUE(written.ok()) << written.message();
   return path;
 }

@@ -71,7 +71,7 @@ std::string Export(const std::string& input, const std::string& name, Trace* tra
   if (!loaded.ok()) return "";
   *trace = std::move(*loaded);
   const std::string path = ::testing::TempDir() + "/" + name + ".db";
-  Status status = FindExporter("sqlite")->Export(*trace, path);
+  Status status = FindExporter("sqlite")->Export(LinkedTrace(*trace), path);
   EXPECT_TRUE(status.ok()) << status.message();
   return path;
 }

@@ -1,4 +1,4 @@
-// What Tensormorph itself calls: only the public header, as the README shows it.
+// What Tensormorph itself calls: only the public header, as docs/development.md describes it.
 #include <gtest/gtest.h>
 #include <tensormorph/tensormorph.h>
 
@@ -9,7 +9,8 @@ TEST(PublicApi, LoadATraceAndSummarizeItsKernels) {
       tensormorph::LoadTrace(TM_SOURCE_DIR "/examples/nccl_2rank_rank0_a100.json.gz", {});
   ASSERT_TRUE(trace.ok()) << trace.status().message();
   EXPECT_TRUE(trace->HasBackend(tensormorph::Backend::kCuda));
-  tensormorph::KernelSummary kernels = tensormorph::SummarizeKernels({&*trace}, {});
+  const tensormorph::LinkedTrace linked(*trace);
+  tensormorph::KernelSummary kernels = tensormorph::SummarizeKernels({&linked}, {});
   // 2,700 kernel events in the file (cat "kernel"), as the oracle test counts them independently.
   EXPECT_EQ(kernels.kernel_count, 2700u);
   ASSERT_FALSE(kernels.rows.empty());

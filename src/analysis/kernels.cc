@@ -74,12 +74,13 @@ void FillDurationStats(std::vector<int64_t>& durations, KernelRow* row) {
   }
 }
 
-KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const KernelQuery& query) {
+KernelSummary SummarizeKernels(const std::vector<const LinkedTrace*>& traces,
+                               const KernelQuery& query) {
   const bool several = traces.size() > 1;
   std::map<GroupKey, std::vector<int64_t>> groups;
   std::map<std::string, std::string> mangled_of;  // shown name -> mangled, for kName rows
   for (size_t input = 0; input < traces.size(); ++input) {
-    const Trace& trace = *traces[input];
+    const Trace& trace = traces[input]->trace();
     const int input_key = query.by_input ? static_cast<int>(input) : -1;
     // Labels are per (name id and backend, or device and stream); cache them so the loop does no
     // formatting. The key keeps both halves whole: stream ids use all 63 bits.

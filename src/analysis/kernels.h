@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/linking/linked_trace.h"
 #include "model/trace.h"
 
 namespace tensormorph {
@@ -51,7 +52,8 @@ struct KernelSummary {
   bool total_overflows = false;  // some total was capped at INT64_MAX
 };
 
-KernelSummary SummarizeKernels(const std::vector<const Trace*>& traces, const KernelQuery& query);
+KernelSummary SummarizeKernels(const std::vector<const LinkedTrace*>& traces,
+                               const KernelQuery& query);
 
 // "cuda:0 NVIDIA A100-SXM4-40GB", "rocm:7 AMD Instinct MI300X", "other:id17 ARTEMIS"; with a
 // "rank N " prefix when the trace knows its rank and `with_rank` is set.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/linked.h"
+
 namespace tensormorph {
 namespace {
 
@@ -35,7 +37,7 @@ Trace MakeTrace() {
 
 TEST(SummarizeKernels, StatisticsAsNsysStatsDefinesThem) {
   Trace t = MakeTrace();
-  KernelSummary s = SummarizeKernels({&t}, {});
+  KernelSummary s = SummarizeKernels(Linked({&t}), {});
   ASSERT_EQ(s.rows.size(), 2u);
   EXPECT_EQ(s.total_ns, 200);
   EXPECT_EQ(s.kernel_count, 5u);
@@ -58,7 +60,7 @@ TEST(SummarizeKernels, GroupsByDeviceAndStream) {
   Trace t = MakeTrace();
   KernelQuery by_device;
   by_device.group_by = KernelGrouping::kDevice;
-  KernelSummary d = SummarizeKernels({&t}, by_device);
+  KernelSummary d = SummarizeKernels(Linked({&t}), by_device);
   ASSERT_EQ(d.rows.size(), 2u);
   EXPECT_EQ(d.rows[0].name, "cuda:1 A100");
   EXPECT_EQ(d.rows[0].total_ns, 130);
@@ -66,7 +68,7 @@ TEST(SummarizeKernels, GroupsByDeviceAndStream) {
 
   KernelQuery by_stream;
   by_stream.group_by = KernelGrouping::kStream;
-  KernelSummary s = SummarizeKernels({&t}, by_stream);
+  KernelSummary s = SummarizeKernels(Linked({&t}), by_stream);
   ASSERT_EQ(s.rows.size(), 3u);
   EXPECT_EQ(s.rows[0].name, "cuda:1 A100 stream 8");
 }
@@ -75,13 +77,13 @@ TEST(SummarizeKernels, FiltersAndTop) {
   Trace t = MakeTrace();
   KernelQuery device1;
   device1.device = "1";
-  EXPECT_EQ(SummarizeKernels({&t}, device1).total_ns, 130);
+  EXPECT_EQ(SummarizeKernels(Linked({&t}), device1).total_ns, 130);
   KernelQuery rocm;
   rocm.backend = Backend::kRocm;
-  EXPECT_TRUE(SummarizeKernels({&t}, rocm).rows.empty());
+  EXPECT_TRUE(SummarizeKernels(Linked({&t}), rocm).rows.empty());
   KernelQuery top;
   top.top = 1;
-  KernelSummary s = SummarizeKernels({&t}, top);
+  KernelSummary s = SummarizeKernels(Linked({&t}), top);
   EXPECT_EQ(s.rows.size(), 1u);
   EXPECT_EQ(s.row_count_before_top, 2u);
   EXPECT_EQ(s.total_ns, 200);  // percentages stay relative to all kernel time
@@ -91,12 +93,12 @@ TEST(SummarizeKernels, CombinesOrSeparatesInputs) {
   Trace a = MakeTrace();
   Trace b = MakeTrace();
   b.rank = 1;
-  KernelSummary combined = SummarizeKernels({&a, &b}, {});
+  KernelSummary combined = SummarizeKernels(Linked({&a, &b}), {});
   ASSERT_EQ(combined.rows.size(), 2u);
   EXPECT_EQ(combined.rows[0].count, 8u);
   KernelQuery separate;
   separate.by_input = true;
-  KernelSummary split = SummarizeKernels({&a, &b}, separate);
+  KernelSummary split = SummarizeKernels(Linked({&a, &b}), separate);
   ASSERT_EQ(split.rows.size(), 4u);
   EXPECT_EQ(split.rows[0].count, 4u);
 }

@@ -239,18 +239,19 @@ void ApplyCeiling(RooflineRow* row) {
   }
 }
 
-RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces,
+RooflineResult AnalyzeRoofline(const std::vector<const LinkedTrace*>& traces,
                                const RooflineQuery& query) {
   const std::vector<DeviceSpec>& devices = query.devices ? *query.devices : BuiltInDevices();
   RooflineResult result;
   std::map<std::string, uint64_t> skipped;
   std::map<std::tuple<std::string, Backend, std::string>, Group> groups;
   std::map<std::tuple<std::string, Backend, std::string>, Group> bandwidth_groups;
-  for (const Trace* trace : traces) {
+  for (const LinkedTrace* linked : traces) {
+    const Trace* trace = &linked->trace();
     if (trace->kernel_counters.empty()) {
       // No hardware counters: estimate from framework op shapes where the trace recorded them.
       result.kernel_count += trace->kernels.size();
-      AddOpShapeRows(*trace, devices, &result.rows, &skipped);
+      AddOpShapeRows(*linked, devices, &result.rows, &skipped);
       continue;
     }
     std::vector<const KernelCounters*> counters(trace->kernels.size(), nullptr);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/linking/linked_trace.h"
 #include "analysis/roofline_counters.h"
 #include "devices/device_db.h"
 #include "model/precision.h"
@@ -94,7 +95,8 @@ struct RooflineResult {
   size_t row_count_before_top = 0;
 };
 
-RooflineResult AnalyzeRoofline(const std::vector<const Trace*>& traces, const RooflineQuery& query);
+RooflineResult AnalyzeRoofline(const std::vector<const LinkedTrace*>& traces,
+                               const RooflineQuery& query);
 
 // The device database's peak `peak_metric` and memory bandwidth for a device of the trace into
 // row->peak_*, with peak_source; or no_ceiling_reason when the device is unknown or unmatched.

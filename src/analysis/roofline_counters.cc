@@ -287,12 +287,9 @@ MeasuredPeaks DeviceMeasuredPeaks(const Trace& trace, const Device& device,
       break;
   }
   if (matrix != nullptr) peaks.flops_per_s[kTensor] = get(matrix);
-  std::string source = "device";
-  if (auto it = trace.metadata.find(mp::kSourceMetadataKey); it != trace.metadata.end()) {
-    const std::string& text = it->second;  // JSON text: "\"...\""
-    source = text.size() >= 2 && text.front() == '"' ? text.substr(1, text.size() - 2) : text;
-  }
-  peaks.source = fmt::format("measured ({})", source);
+  peaks.source =
+      fmt::format("measured ({})",
+                  device.measured_peaks_source.empty() ? "device" : device.measured_peaks_source);
   return peaks;
 }
 

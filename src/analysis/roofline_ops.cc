@@ -4,7 +4,6 @@
 
 #include <tuple>
 
-#include "analysis/flops/slice_work.h"
 #include "analysis/kernels.h"
 #include "analysis/linking/work_links.h"
 #include "analysis/ops/op_stacks.h"
@@ -84,12 +83,13 @@ std::vector<Metric> PeakMetricsFor(Precision precision) {
   return {};
 }
 
-void AddOpShapeRows(const Trace& trace, const std::vector<DeviceSpec>& devices,
+void AddOpShapeRows(const LinkedTrace& linked, const std::vector<DeviceSpec>& devices,
                     std::vector<RooflineRow>* rows, std::map<std::string, uint64_t>* skipped) {
-  const TraceLinks links = LinkTrace(trace);
+  const Trace& trace = linked.trace();
+  const TraceLinks& links = linked.links();
   const OpStacks stacks(trace, links, false);
   const SliceDeviceTime device_time = ComputeSliceDeviceTime(trace, links, stacks, std::nullopt);
-  const std::vector<std::optional<OpWork>> work = EstimateSliceWork(trace);
+  const std::vector<std::optional<OpWork>>& work = linked.slice_work();
 
   // The outermost counted call around each slice, so that each kernel is counted once.
   std::vector<uint32_t> counted_root(trace.slices.size(), kNoRow);

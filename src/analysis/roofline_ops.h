@@ -20,7 +20,7 @@ inline constexpr const char* kNoCountedOpReason =
 // Appends one row per (op name, backend, device) for the outermost FLOP-counted op calls of
 // `trace` (aten::linear, not also the aten::addmm inside it); adds the kernels it could not
 // cover to `skipped`, by reason.
-void AddOpShapeRows(const Trace& trace, const std::vector<DeviceSpec>& devices,
+void AddOpShapeRows(const LinkedTrace& linked, const std::vector<DeviceSpec>& devices,
                     std::vector<RooflineRow>* rows, std::map<std::string, uint64_t>* skipped);
 
 // The device-database peak that bounds an op of this precision: matrix-unit rates for the

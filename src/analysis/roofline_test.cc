@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "import/importer.h"
+#include "support/linked.h"
 
 namespace tensormorph {
 namespace {
@@ -40,7 +41,7 @@ TEST(RooflineTest, SumsLaunchesAndUsesTheDatabaseCeiling) {
   b.Add("gemm", 3000, 8e6, 3e5);
   b.Add("copy", 500, 0, 2e6);
   b.Add("plain", 100, std::nullopt, std::nullopt, false);
-  RooflineResult r = AnalyzeRoofline({&b.trace}, {});
+  RooflineResult r = AnalyzeRoofline(Linked({&b.trace}), {});
   ASSERT_EQ(r.rows.size(), 2u);
   const RooflineRow& gemm = r.rows[0];
   EXPECT_EQ(gemm.name, "gemm");
@@ -68,7 +69,7 @@ TEST(RooflineTest, SumsLaunchesAndUsesTheDatabaseCeiling) {
 TEST(RooflineTest, ComputeBoundAboveTheRidge) {
   TraceBuilder b("NVIDIA GeForce RTX 4090", 128);
   b.Add("dense", 1000000, 1e10, 1e7);  // 1000 FLOP/B
-  RooflineResult r = AnalyzeRoofline({&b.trace}, {});
+  RooflineResult r = AnalyzeRoofline(Linked({&b.trace}), {});
   ASSERT_EQ(r.rows.size(), 1u);
   EXPECT_FALSE(*r.rows[0].memory_bound);
   EXPECT_DOUBLE_EQ(*r.rows[0].ceiling_flops_per_s, 82.6e12);
@@ -77,7 +78,7 @@ TEST(RooflineTest, ComputeBoundAboveTheRidge) {
 TEST(RooflineTest, UnmatchedDeviceGetsNoCeilingAndAReason) {
   TraceBuilder b("Imaginary GPU 9000");
   b.Add("k", 1000, 1e6, 1e6);
-  RooflineResult r = AnalyzeRoofline({&b.trace}, {});
+  RooflineResult r = AnalyzeRoofline(Linked({&b.trace}), {});
   ASSERT_EQ(r.rows.size(), 1u);
   EXPECT_FALSE(r.rows[0].peak_flops_per_s);
   EXPECT_FALSE(r.rows[0].ceiling_flops_per_s);
@@ -99,7 +100,7 @@ TEST(RooflineTest, DeviceSpecEntryIsNamedAsSuch) {
   b.Add("k", 1000, 1e6, 1e6);
   RooflineQuery q;
   q.devices = &*loaded;
-  RooflineResult r = AnalyzeRoofline({&b.trace}, q);
+  RooflineResult r = AnalyzeRoofline(Linked({&b.trace}), q);
   ASSERT_EQ(r.rows.size(), 1u);
   EXPECT_EQ(r.rows[0].peak_source, "device spec: imaginary-9000");
   EXPECT_DOUBLE_EQ(*r.rows[0].ceiling_flops_per_s, 1e12);  // intensity 1 x 1e12 B/s
@@ -118,7 +119,7 @@ TEST(RooflineTest, NsightComputeRooflineChartExport) {
       TM_SHARED_DATA "/nvidia/ncu_csv/llmperfopt_k0001_ncu.section_SpeedOfLight_RooflineChart.csv",
       {});
   ASSERT_TRUE(trace.ok()) << trace.status().message();
-  RooflineResult r = AnalyzeRoofline({&*trace}, {});
+  RooflineResult r = AnalyzeRoofline(Linked({&*trace}), {});
   ASSERT_EQ(r.rows.size(), 1u);
   const RooflineRow& row = r.rows[0];
   const double flops_per_s = (158.12 + 1.97 + 0) * 2.15e9;  // 344.1935e9 FLOP/s
@@ -146,7 +147,7 @@ TEST(RooflineTest, DetailsExportWithoutFlopCountsIsPlacedByBandwidth) {
   StatusOr<Trace> trace =
       LoadTrace(TM_SHARED_DATA "/nvidia/ncu_csv/llmperfopt_k0001_ncu.details.csv", {});
   ASSERT_TRUE(trace.ok()) << trace.status().message();
-  RooflineResult r = AnalyzeRoofline({&*trace}, {});
+  RooflineResult r = AnalyzeRoofline(Linked({&*trace}), {});
   EXPECT_TRUE(r.skipped.empty());
   ASSERT_EQ(r.rows.size(), 1u);
   const RooflineRow& row = r.rows[0];

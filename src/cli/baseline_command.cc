@@ -1,15 +1,15 @@
 // `tensormorph baseline save TRACE... -o FILE`: the compact summary `tensormorph diff` compares
-// against (src/baseline, README "tensormorph diff").
+// against (analysis/profile, export/baseline, docs/baseline.md).
 #include <fmt/format.h>
 
 #include <iostream>
 #include <memory>
 
-#include "baseline/baseline_file.h"
-#include "baseline/build.h"
+#include "analysis/profile/build.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/profile_input.h"
+#include "export/baseline/baseline_file.h"
 
 namespace tensormorph {
 namespace {
@@ -39,11 +39,11 @@ CommandRunner AddBaselineCommand(CLI::App* app) {
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
-    const Baseline baseline = BuildBaseline(Pointers(traces), kTensormorphVersion);
+    const Baseline baseline = BuildBaseline(Pointers(LinkTraces(traces)), kTensormorphVersion);
     // Written only once every input has been read: a failed run leaves an old baseline intact.
     if (Status s = WriteBaselineFile(options->output, baseline); !s.ok()) {
-      std::cerr << fmt::format("tensormorph: error: {}: {}\n", options->output, s.message());
-      return kExitUsage;  // a bad -o value, like any other bad option value
+      // A bad -o value, like any other bad option value.
+      return PrintError(kExitUsage, fmt::format("{}: {}", options->output, s.message()));
     }
     return kExitOk;
   };

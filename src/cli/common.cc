@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -124,16 +125,52 @@ int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces) {
     ProgressBar bar(path, !options.quiet);
     import_options.progress = [&bar](uint64_t done, uint64_t total) { bar.Update(done, total); };
     StatusOr<Trace> trace = LoadTrace(path, import_options);
-    if (!trace.ok()) {
-      const Status& s = trace.status();
-      std::string where = path;
-      if (s.position().line > 0)
-        where += fmt::format(":{}:{}", s.position().line, s.position().column);
-      std::cerr << fmt::format("tensormorph: error: {}: {}\n", where, s.message());
-      return s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitUnreadable;
-    }
+    if (!trace.ok()) return PrintError(path, trace.status());
     traces->push_back(std::move(trace).value());
   }
+  return kExitOk;
+}
+
+CLI::Option* AddBackendOption(CLI::App* command, std::optional<Backend>* backend,
+                              const std::string& help) {
+  return command
+      ->add_option_function<std::string>(
+          "--backend", [backend](const std::string& name) { *backend = ParseBackend(name); }, help)
+      ->check(CLI::IsMember({"cpu", "cuda", "rocm", "metal", "webgpu", "other"}));
+}
+
+int PrintError(int exit_code, std::string_view message, std::string_view usage_of) {
+  std::cerr << fmt::format("tensormorph: error: {}\n", message);
+  if (!usage_of.empty()) std::cerr << fmt::format("Run '{} --help' for usage.\n", usage_of);
+  return exit_code;
+}
+
+void PrintWarning(std::string_view message) {
+  std::cerr << fmt::format("tensormorph: warning: {}\n", message);
+}
+
+void PrintNote(std::string_view message) {
+  std::cerr << fmt::format("tensormorph: note: {}\n", message);
+}
+
+int PrintError(const std::string& path, const Status& status) {
+  std::string where = path;
+  if (status.position().line > 0) {
+    where += fmt::format(":{}:{}", status.position().line, status.position().column);
+  }
+  return PrintError(status.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitUnreadable,
+                    fmt::format("{}: {}", where, status.message()));
+}
+
+int WriteOutputFile(const std::string& path, const std::string& text) {
+  if (path.empty()) {
+    std::cout << text;
+    return kExitOk;
+  }
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  file.close();
+  if (!file) return PrintError(kExitUsage, fmt::format("{}: cannot write the output file", path));
   return kExitOk;
 }
 
@@ -142,7 +179,7 @@ void PrintWarnings(const std::vector<Trace>& traces) {
     for (const std::string& w : t.warnings) {
       // Warnings with a position already start with the path ("FILE:LINE: ...").
       const bool has_path = w.starts_with(t.path + ":");
-      std::cerr << fmt::format("tensormorph: warning: {}{}\n", has_path ? "" : t.path + ": ", w);
+      PrintWarning(fmt::format("{}{}", has_path ? "" : t.path + ": ", w));
     }
   }
 }

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "io/block_reader.h"
+#include "model/status.h"
 #include "model/trace.h"
 #include "report/output_format.h"
 
@@ -39,11 +41,32 @@ void AddInputOptions(CLI::App* command, CommonOptions* options,
 // importer registry, for the help of TRACE arguments.
 std::string TraceArgumentHelp(std::string_view what);
 
+// --backend NAME bound to `backend` (cpu, cuda, rocm, metal, webgpu, other), checked by CLI11.
+CLI::Option* AddBackendOption(CLI::App* command, std::optional<Backend>* backend,
+                              const std::string& help);
+
 // Adds TRACE... plus --format and the input options (AddInputOptions) to a subcommand.
 // `extra_formats` are those only this subcommand renders (roofline's svg); FormatOf maps them to
 // the table, so the subcommand checks for them itself.
 void AddCommonOptions(CLI::App* command, CommonOptions* options,
                       const std::vector<std::string>& extra_formats = {});
+
+// Every message to the user is written by these, on stderr: "tensormorph: error: MESSAGE",
+// "tensormorph: warning: ...", "tensormorph: note: ...". PrintError returns `exit_code`, so that a
+// command ends with `return PrintError(kExitUsage, ...)`; `usage_of` adds the line that points to
+// the help ("Run 'tensormorph occupancy --help' for usage.").
+int PrintError(int exit_code, std::string_view message, std::string_view usage_of = {});
+void PrintWarning(std::string_view message);
+void PrintNote(std::string_view message);
+// A Status as an error about `path` ("FILE[:LINE:COL]: message"); kInvalidArgument is a usage
+// error (kExitUsage), any other failure kExitUnreadable.
+int PrintError(const std::string& path, const Status& status);
+
+// Writes a finished output to `path` (stdout when empty). Called with the whole text, so the file
+// is opened, and an existing one truncated, only once the inputs have been read and analysed: a
+// run that fails earlier leaves it untouched. A file that cannot be written is a bad -o value,
+// a usage error like any other (kExitUsage).
+int WriteOutputFile(const std::string& path, const std::string& text);
 
 // Loads every input; on failure prints the error and returns the exit code (else kExitOk).
 int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces);

@@ -191,10 +191,7 @@ int Run(const DevicesOptions& o) {
   std::vector<DeviceSpec> devices = BuiltInDevices();
   for (const std::string& path : o.spec_files) {
     StatusOr<std::vector<DeviceSpec>> loaded = LoadDeviceSpecs(path, std::move(devices));
-    if (!loaded.ok()) {
-      std::cerr << "tensormorph: error: " << loaded.status().message() << '\n';
-      return kExitUnreadable;
-    }
+    if (!loaded.ok()) return PrintError(kExitUnreadable, loaded.status().message());
     devices = std::move(loaded).value();
   }
   OutputFormat format = ParseOutputFormat(o.format).value_or(OutputFormat::kTable);

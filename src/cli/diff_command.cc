@@ -1,6 +1,5 @@
 // `tensormorph diff BASE NEW`: two profiles (traces or saved baselines) compared per kernel and
-// per op, with a verdict and an exit code a CI job can gate on (analysis/diff, README "tensormorph
-// diff").
+// per op, with a verdict and an exit code a CI job can gate on (analysis/diff, docs/diff.md).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -19,11 +18,8 @@ struct DiffCommandOptions {
   CommonOptions common;  // inputs unused: BASE and NEW are read one by one
   std::string base;
   std::string next;
-  double threshold = 5;
-  double alpha = 0.05;
+  DiffOptions diff;  // the resolutions are set from the two profiles once read
   bool fail_on_regression = false;
-  size_t top = 0;
-  std::string kind = "all";
 };
 
 }  // namespace
@@ -37,22 +33,29 @@ CommandRunner AddDiffCommand(CLI::App* app) {
   command->add_option("NEW", options->next, "the profile to judge: a trace or a saved baseline")
       ->required();
   command
-      ->add_option("--threshold", options->threshold,
+      ->add_option("--threshold", options->diff.threshold_percent,
                    "a row changed only when |delta %| exceeds this")
       ->check(CLI::Range(0.0, 1e9))
       ->capture_default_str();
   command
-      ->add_option("--alpha", options->alpha,
+      ->add_option("--alpha", options->diff.alpha,
                    "significance level of the Mann-Whitney test on per-step times")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   command->add_flag("--fail-on-regression", options->fail_on_regression,
                     "exit with 1 when any row regressed");
-  command->add_option("--top", options->top,
+  command->add_option("--top", options->diff.top,
                       "show only the N rows with the largest change (0 = all)");
-  command->add_option("--kind", options->kind, "compare kernels, ops or both")
+  command
+      ->add_option_function<std::string>(
+          "--kind",
+          [options](const std::string& kind) {
+            options->diff.kernels = kind != "op";
+            options->diff.ops = kind != "kernel";
+          },
+          "compare kernels, ops or both")
       ->check(CLI::IsMember({"kernel", "op", "all"}))
-      ->capture_default_str();
+      ->default_str("all");
   command->add_option("--format", options->common.format, "output format")
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
@@ -70,12 +73,7 @@ CommandRunner AddDiffCommand(CLI::App* app) {
         rc != kExitOk) {
       return rc;
     }
-    DiffOptions diff;
-    diff.threshold_percent = options->threshold;
-    diff.alpha = options->alpha;
-    diff.kernels = options->kind != "op";
-    diff.ops = options->kind != "kernel";
-    diff.top = options->top;
+    DiffOptions diff = options->diff;
     diff.base_resolution_ns = base.timestamp_resolution_ns;
     diff.new_resolution_ns = next.timestamp_resolution_ns;
     const DiffResult result = DiffProfiles(base, next, diff);

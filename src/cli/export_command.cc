@@ -33,26 +33,23 @@ std::string KnownExporters() {
 
 // `-o -`: exporters write files (SQLite needs one it can seek in), so the output goes to a
 // temporary file first and is copied to stdout.
-int ExportToStdout(const Exporter& exporter, const Trace& trace) {
+int ExportToStdout(const Exporter& exporter, const LinkedTrace& trace) {
   char temp_path[] = "/tmp/tensormorph_export_XXXXXX";
   const int fd = mkstemp(temp_path);
   if (fd < 0) {
-    std::cerr << "tensormorph: error: cannot create a temporary file for -o -\n";
-    return kExitUnreadable;
+    return PrintError(kExitUnreadable, "cannot create a temporary file for -o -");
   }
   close(fd);
   const Status written = exporter.Export(trace, temp_path);
   int rc = kExitOk;
   if (!written.ok()) {
-    std::cerr << fmt::format("tensormorph: error: {}\n", written.message());
-    rc = kExitUnreadable;
+    rc = PrintError(kExitUnreadable, written.message());
   } else {
     std::ifstream in(temp_path, std::ios::binary);
     std::cout << in.rdbuf();
     std::cout.flush();
     if (!std::cout) {
-      std::cerr << "tensormorph: error: cannot write to stdout\n";
-      rc = kExitUnreadable;
+      rc = PrintError(kExitUnreadable, "cannot write to stdout");
     }
   }
   std::remove(temp_path);
@@ -79,14 +76,11 @@ CommandRunner AddExportCommand(CLI::App* app) {
   return [options]() {
     const Exporter* exporter = FindExporter(options->to);
     if (exporter == nullptr) {
-      std::cerr << fmt::format(
-          "tensormorph: error: unknown export format '{}'; known formats: {}\n", options->to,
-          KnownExporters());
-      return kExitUsage;
+      return PrintError(kExitUsage, fmt::format("unknown export format '{}'; known formats: {}",
+                                                options->to, KnownExporters()));
     }
     if (options->common.inputs.size() != 1) {
-      std::cerr << "tensormorph: error: export converts one trace at a time\n";
-      return kExitUsage;
+      return PrintError(kExitUsage, "export converts one trace at a time");
     }
     // An export keeps every ONNX Runtime model run, the warm-up one marked as such, unless the
     // user asks for runs to be left out with --skip-runs.
@@ -94,11 +88,11 @@ CommandRunner AddExportCommand(CLI::App* app) {
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
-    if (options->output == "-") return ExportToStdout(*exporter, traces.front());
-    const Status written = exporter->Export(traces.front(), options->output);
+    const LinkedTrace linked(traces.front());
+    if (options->output == "-") return ExportToStdout(*exporter, linked);
+    const Status written = exporter->Export(linked, options->output);
     if (!written.ok()) {
-      std::cerr << fmt::format("tensormorph: error: {}\n", written.message());
-      return kExitUnreadable;
+      return PrintError(kExitUnreadable, written.message());
     }
     return kExitOk;
   };

@@ -39,20 +39,20 @@ int main(int argc, char** argv) {
     // An unknown command is said as such (CLI11 would say "a subcommand is required").
     const std::string fix = tensormorph::SuggestFix(app, argc, argv);
     const bool unknown_command = fix.find("is not a command") != std::string::npos;
-    std::cerr << fmt::format("tensormorph: error: {}\nRun 'tensormorph --help' for usage.\n",
-                             unknown_command ? fix
-                             : fix.empty()   ? std::string(e.what())
-                                             : fmt::format("{}; {}", e.what(), fix));
-    return tensormorph::kExitUsage;
+    return tensormorph::PrintError(tensormorph::kExitUsage,
+                                   unknown_command ? fix
+                                   : fix.empty()   ? std::string(e.what())
+                                                   : fmt::format("{}; {}", e.what(), fix),
+                                   "tensormorph");
   }
   try {
     for (const CLI::App* sub : app.get_subcommands()) return commands.at(sub->get_name())();
   } catch (const std::bad_alloc&) {
-    std::cerr << "tensormorph: error: out of memory while reading the input\n";
-    return tensormorph::kExitUnreadable;
+    return tensormorph::PrintError(tensormorph::kExitUnreadable,
+                                   "out of memory while reading the input");
   } catch (const std::exception& e) {
-    std::cerr << fmt::format("tensormorph: error: internal error: {}\n", e.what());
-    return tensormorph::kExitUnreadable;
+    return tensormorph::PrintError(tensormorph::kExitUnreadable,
+                                   fmt::format("internal error: {}", e.what()));
   }
   return tensormorph::kExitUsage;
 }

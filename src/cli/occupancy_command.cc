@@ -34,8 +34,8 @@ struct OccupancyOptions {
   int wave_size = 0;
   std::string format = "table";
   // The trace form.
-  size_t top = 0;
-  CommonOptions common;  // the inputs and the input options
+  KernelOccupancyQuery query;  // .arch is set from --arch, once parsed
+  CommonOptions common;        // the inputs and the input options
 };
 
 // A count or a byte size: digits only, so that "-1", "1.5" and "64k" are usage errors with a
@@ -204,14 +204,11 @@ void RenderTable(std::ostream& out, const GpuArch& arch, const OccupancyOptions&
 }
 
 int Usage(const std::string& message) {
-  std::cerr << fmt::format(
-      "tensormorph: error: {}\nRun 'tensormorph occupancy --help' for usage.\n", message);
-  return kExitUsage;
+  return PrintError(kExitUsage, message, "tensormorph occupancy");
 }
 
 int RunTraceForm(const OccupancyOptions& o) {
-  KernelOccupancyQuery query;
-  query.top = o.top;
+  KernelOccupancyQuery query = o.query;
   if (!o.arch.empty()) {
     StatusOr<GpuArch> arch = ParseArch(o.arch);
     if (!arch.ok()) return Usage(arch.status().message());
@@ -223,18 +220,16 @@ int RunTraceForm(const OccupancyOptions& o) {
   std::vector<Trace> traces;
   if (int rc = LoadInputs(common, &traces); rc != kExitOk) return rc;
   PrintWarnings(traces);
-  std::vector<const Trace*> inputs = Pointers(traces);
-  const KernelOccupancySummary summary = SummarizeKernelOccupancy(inputs, query);
+  const std::vector<const Trace*> inputs = Pointers(traces);
+  const KernelOccupancySummary summary =
+      SummarizeKernelOccupancy(Pointers(LinkTraces(traces)), query);
   RenderKernelOccupancy(std::cout, inputs, summary, FormatOf(common));
   return kExitOk;
 }
 
 int RunLaunchForm(const OccupancyOptions& o) {
   StatusOr<GpuArch> arch = ParseArch(o.arch);
-  if (!arch.ok()) {
-    std::cerr << fmt::format("tensormorph: error: {}\n", arch.status().message());
-    return kExitUsage;
-  }
+  if (!arch.ok()) return PrintError(kExitUsage, arch.status().message());
   LaunchConfig launch;
   launch.block_size = o.block_size;
   launch.registers_per_thread = o.registers;
@@ -244,10 +239,7 @@ int RunLaunchForm(const OccupancyOptions& o) {
   launch.scalar_registers = o.sgprs;
   launch.wave_size = o.wave_size;
   StatusOr<OccupancyResult> result = ComputeOccupancy(*arch, launch);
-  if (!result.ok()) {
-    std::cerr << fmt::format("tensormorph: error: {}\n", result.status().message());
-    return kExitUsage;
-  }
+  if (!result.ok()) return PrintError(kExitUsage, result.status().message());
   switch (ParseOutputFormat(o.format).value_or(OutputFormat::kTable)) {
     case OutputFormat::kJson:
       RenderJson(std::cout, *arch, o, *result);
@@ -313,7 +305,7 @@ CommandRunner AddOccupancyCommand(CLI::App* app) {
   // The trace form's options (as every trace command has them).
   std::vector<CLI::Option*> trace_options;
   trace_options.push_back(
-      command->add_option("--top", o->top, "with TRACE: only the N rows with the most time"));
+      command->add_option("--top", o->query.top, "with TRACE: only the N rows with the most time"));
   AddInputOptions(command, &o->common, &trace_options);
   return [o, command, launch_options, trace_options]() {
     if (!o->common.inputs.empty()) {

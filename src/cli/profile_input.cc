@@ -4,23 +4,16 @@
 
 #include <iostream>
 
-#include "baseline/baseline_file.h"
-#include "baseline/build.h"
+#include "analysis/profile/build.h"
+#include "export/baseline/baseline_file.h"
 
 namespace tensormorph {
 
 int LoadProfile(const CommonOptions& load, const std::string& path, Baseline* profile,
                 bool* is_baseline) {
   StatusOr<std::optional<Baseline>> saved = ReadBaselineFile(path);
-  if (!saved.ok()) {
-    const Status& s = saved.status();
-    std::string where = path;
-    if (s.position().line > 0) {
-      where += fmt::format(":{}:{}", s.position().line, s.position().column);
-    }
-    std::cerr << fmt::format("tensormorph: error: {}: {}\n", where, s.message());
-    return kExitUnreadable;
-  }
+  // Its errors are kIoError or kUnreadableInput: kExitUnreadable.
+  if (!saved.ok()) return PrintError(path, saved.status());
   if (saved->has_value()) {
     *profile = std::move(**saved);
     *is_baseline = true;
@@ -30,14 +23,14 @@ int LoadProfile(const CommonOptions& load, const std::string& path, Baseline* pr
   one.inputs = {path};
   std::vector<Trace> traces;
   if (int rc = LoadInputs(one, &traces); rc != kExitOk) {
-    std::cerr << fmt::format(
-        "tensormorph: note: {}: expected a trace or a baseline saved by `tensormorph baseline "
-        "save` (\"schema\": \"{}\")\n",
-        path, kBaselineSchema);
+    PrintNote(fmt::format(
+        "{}: expected a trace or a baseline saved by `tensormorph baseline save` (\"schema\": "
+        "\"{}\")",
+        path, kBaselineSchema));
     return rc;
   }
   PrintWarnings(traces);
-  *profile = BuildBaseline(Pointers(traces), kTensormorphVersion);
+  *profile = BuildBaseline(Pointers(LinkTraces(traces)), kTensormorphVersion);
   *is_baseline = false;
   return kExitOk;
 }

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "baseline/baseline.h"
+#include "analysis/profile/profile.h"
 #include "cli/common.h"
 
 namespace tensormorph {

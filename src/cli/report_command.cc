@@ -9,19 +9,11 @@
 #include <memory>
 
 #include "analysis/diff/diff.h"
-#include "analysis/kernels.h"
-#include "analysis/occupancy/kernel_occupancy.h"
-#include "analysis/ops/ops.h"
-#include "analysis/roofline.h"
-#include "analysis/steps/steps.h"
-#include "analysis/timeline/timeline.h"
-#include "baseline/build.h"
+#include "analysis/profile/build.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/profile_input.h"
-#include "devices/device_db.h"
-#include "report/html/html_page.h"
-#include "report/html/report_model.h"
+#include "report/html/report.h"
 
 namespace tensormorph {
 namespace {
@@ -60,15 +52,16 @@ CommandRunner AddReportCommand(CLI::App* app) {
       ->capture_default_str();
   return [options]() {
     if (options->common.format != "table") {
-      std::cerr << fmt::format(
-          "tensormorph: error: report writes one HTML file; --format {} is for the other "
-          "commands (tensormorph kernels, ops, timeline, roofline, occupancy --format {})\n",
-          options->common.format, options->common.format);
-      return kExitUsage;
+      return PrintError(kExitUsage, fmt::format("report writes one HTML file; --format {} is for "
+                                                "the other commands (tensormorph kernels, ops, "
+                                                "timeline, roofline, occupancy --format {})",
+                                                options->common.format, options->common.format));
     }
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
+    // Linked once here; the baseline builder and every section read the same links.
+    const std::vector<LinkedTrace> linked = LinkTraces(traces);
     std::optional<ReportDiff> diff;
     if (!options->baseline.empty()) {
       Baseline base;
@@ -80,47 +73,15 @@ CommandRunner AddReportCommand(CLI::App* app) {
       }
       diff->options.threshold_percent = options->threshold;
       diff->result =
-          DiffProfiles(base, BuildBaseline(Pointers(traces), kTensormorphVersion), diff->options);
+          DiffProfiles(base, BuildBaseline(Pointers(linked), kTensormorphVersion), diff->options);
     }
-    std::vector<LinkedTrace> linked(traces.size());
-    std::vector<TimelineInput> timeline_inputs;
-    ReportData data;
-    data.traces = Pointers(traces);
-    for (size_t i = 0; i < traces.size(); ++i) {
-      linked[i] = LinkForTimeline(traces[i]);
-      timeline_inputs.push_back(linked[i].Input());
-      data.links.push_back(&linked[i].links);
-    }
-    data.timeline_options.min_gap_ns = std::llround(options->gap_us * 1000.0);
-    const TimelineResult timeline = AnalyzeTimeline(timeline_inputs, data.timeline_options);
-    const KernelSummary kernels = SummarizeKernels(data.traces, KernelQuery{});
-    const OpSummary ops = SummarizeOps(data.traces, OpQuery{});
-    const KernelOccupancySummary occupancy =
-        SummarizeKernelOccupancy(data.traces, KernelOccupancyQuery{});
-    const std::vector<DeviceSpec> devices = BuiltInDevices();
-    RooflineQuery roofline_query;
-    roofline_query.devices = &devices;
-    const RooflineResult roofline = AnalyzeRoofline(data.traces, roofline_query);
-    data.timeline = &timeline;
-    data.kernels = &kernels;
-    data.ops = &ops;
-    data.occupancy = &occupancy;
-    data.roofline = &roofline;
-    data.diff = diff ? &*diff : nullptr;
-    LaneOptions lanes;
-    lanes.max_raw_boxes = options->max_boxes;
-    std::string title = "tensormorph report";
-    if (!traces.empty()) title += ": " + traces.front().path;
-    if (traces.size() > 1) title += fmt::format(" (+{} more)", traces.size() - 1);
-    const std::string page = RenderReportHtml(BuildReportModel(data, lanes), title);
-    std::ofstream file(options->output, std::ios::binary | std::ios::trunc);
-    file << page;
-    file.close();
-    if (!file) {
-      std::cerr << fmt::format("tensormorph: error: {}: cannot write the output file\n",
-                               options->output);
-      return kExitUsage;
-    }
+    ReportPageOptions page_options;
+    page_options.timeline.min_gap_ns = std::llround(options->gap_us * 1000.0);
+    page_options.max_raw_boxes = options->max_boxes;
+    if (!traces.empty()) page_options.title += ": " + traces.front().path;
+    if (traces.size() > 1) page_options.title += fmt::format(" (+{} more)", traces.size() - 1);
+    const std::string page = RenderReport(Pointers(linked), diff ? &*diff : nullptr, page_options);
+    if (int rc = WriteOutputFile(options->output, page); rc != kExitOk) return rc;
     if (!options->common.quiet) {
       std::cerr << fmt::format("tensormorph: wrote {} ({:.1f} kB)\n", options->output,
                                page.size() / 1000.0);

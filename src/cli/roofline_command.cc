@@ -18,27 +18,10 @@ namespace {
 
 struct RooflineOptions {
   CommonOptions common;
-  size_t top = 0;
+  RooflineQuery query;  // .devices is set once the spec files are read
   std::vector<std::string> spec_files;
   std::string output;  // empty = stdout
 };
-
-// Called with the finished report, so the file is opened (and an existing one truncated) only
-// once the inputs have been read and analysed: a run that fails earlier leaves it untouched.
-int WriteOutput(const std::string& path, const std::string& text) {
-  if (path.empty()) {
-    std::cout << text;
-    return kExitOk;
-  }
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << text;
-  file.close();
-  if (!file) {
-    std::cerr << fmt::format("tensormorph: error: {}: cannot write the output file\n", path);
-    return kExitUsage;  // a bad -o value, like any other bad option value
-  }
-  return kExitOk;
-}
 
 }  // namespace
 
@@ -47,7 +30,7 @@ CommandRunner AddRooflineCommand(CLI::App* app) {
   CLI::App* command = app->add_subcommand(
       "roofline", "per kernel: arithmetic intensity, achieved FLOP/s and the device's ceiling");
   AddCommonOptions(command, &options->common, {"svg"});
-  command->add_option("--top", options->top,
+  command->add_option("--top", options->query.top,
                       "show only the N kernels with the most time (0 = all)");
   command->add_option("--device-spec", options->spec_files,
                       "JSON file adding or overriding device peaks (docs/devices.md)");
@@ -57,35 +40,30 @@ CommandRunner AddRooflineCommand(CLI::App* app) {
     const bool svg = options->common.format == "svg";
     // A chart on a terminal is noise: ask for the file before any work is done.
     if (svg && options->output.empty()) {
-      std::cerr << "tensormorph: error: --format svg needs -o FILE\n";
-      return kExitUsage;
+      return PrintError(kExitUsage, "--format svg needs -o FILE");
     }
     // Spec files first: a broken one is reported before any trace is read.
     std::vector<DeviceSpec> devices = BuiltInDevices();
     for (const std::string& path : options->spec_files) {
       StatusOr<std::vector<DeviceSpec>> loaded = LoadDeviceSpecs(path, std::move(devices));
-      if (!loaded.ok()) {
-        std::cerr << fmt::format("tensormorph: error: {}\n", loaded.status().message());
-        return kExitUnreadable;
-      }
+      if (!loaded.ok()) return PrintError(kExitUnreadable, loaded.status().message());
       devices = std::move(loaded).value();
     }
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
-    RooflineQuery query;
-    query.top = options->top;
+    RooflineQuery query = options->query;
     query.devices = &devices;
-    std::vector<const Trace*> inputs = Pointers(traces);
-    const RooflineResult result = AnalyzeRoofline(inputs, query);
-    if (svg) return WriteOutput(options->output, RenderRooflineSvg(result));
+    const std::vector<const Trace*> inputs = Pointers(traces);
+    const RooflineResult result = AnalyzeRoofline(Pointers(LinkTraces(traces)), query);
+    if (svg) return WriteOutputFile(options->output, RenderRooflineSvg(result));
     if (options->output.empty()) {
       RenderRoofline(std::cout, inputs, result, FormatOf(options->common));
       return kExitOk;
     }
     std::ostringstream text;
     RenderRoofline(text, inputs, result, FormatOf(options->common));
-    return WriteOutput(options->output, text.str());
+    return WriteOutputFile(options->output, text.str());
   };
 }
 

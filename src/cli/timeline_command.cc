@@ -43,16 +43,11 @@ CommandRunner AddTimelineCommand(CLI::App* app) {
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
-    std::vector<LinkedTrace> linked(traces.size());
-    std::vector<TimelineInput> inputs;
-    for (size_t i = 0; i < traces.size(); ++i) {
-      linked[i] = LinkForTimeline(traces[i]);
-      inputs.push_back(linked[i].Input());
-    }
+    const std::vector<LinkedTrace> linked = LinkTraces(traces);
     TimelineOptions analysis;
     analysis.min_gap_ns = std::llround(options->gap_us * 1000.0);
     analysis.straggler_threshold_percent = options->straggler_threshold_percent;
-    const TimelineResult result = AnalyzeTimeline(inputs, analysis);
+    const TimelineResult result = AnalyzeTimeline(Pointers(linked), analysis);
     TimelineRenderOptions render;
     render.format = FormatOf(options->common);
     render.gaps_only = options->gaps;

@@ -1,14 +1,15 @@
-// Every output trace format is an Exporter: it writes a Trace (the model of src/model/trace.h) to a
-// file in its format. All exporters are listed in one registry (registry.cc), which the `export`
-// command uses to resolve `--to NAME`.
+// Every output trace format is an Exporter: it writes a linked trace (the model of
+// src/model/trace.h and its links, analysis/linking/linked_trace.h) to a file in its format. All
+// exporters are listed in one registry (registry.cc), which the `export` command uses to resolve
+// `--to NAME`.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "analysis/linking/linked_trace.h"
 #include "model/status.h"
-#include "model/trace.h"
 
 namespace tensormorph {
 
@@ -17,8 +18,8 @@ class Exporter {
   virtual ~Exporter() = default;
   virtual std::string_view name() const = 0;  // the `--to` value, e.g. "chrome-json"
   virtual std::string_view description() const = 0;
-  // Writes `trace` to `output_path` (replacing it). Errors name what failed (an I/O error).
-  virtual Status Export(const Trace& trace, const std::string& output_path) const = 0;
+  // Writes the trace to `output_path` (replacing it). Errors name what failed (an I/O error).
+  virtual Status Export(const LinkedTrace& linked, const std::string& output_path) const = 0;
 };
 
 // The registry, in the order `export --help` lists them.

@@ -4,7 +4,6 @@
 #include <filesystem>
 
 #include "import/chrome/chrome_importer.h"
-#include "import/common/kernel_names.h"
 #include "import/importer.h"
 #include "import/native/native_importer.h"
 #include "import/ncu/ncu_importer.h"
@@ -18,8 +17,6 @@
 #include "import/xplane/xplane_importer.h"
 #include "io/block_reader.h"
 #include "io/positions.h"
-#include "model/timestamp_quantum.h"
-#include "model/trace_checks.h"
 
 namespace tensormorph {
 namespace {
@@ -132,18 +129,8 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
     }
   }
   StatusOr<Trace> trace = chosen->Import(path, options);
+  // The importer finished the trace itself (import/common/finish_import.h).
   if (!trace.ok()) return WithLineAndColumn(path, trace.status());
-  // WebGPU timestamps are often quantized by the browser or Dawn; importers that know their
-  // resolution set it themselves.
-  if (trace->timestamp_resolution_ns == 0 && trace->HasBackend(Backend::kWebGpu)) {
-    trace->timestamp_resolution_ns = DetectTimestampQuantum(*trace);
-    if (trace->timestamp_resolution_ns > 0) {
-      trace->warnings.push_back(QuantizedTimestampsWarning(*trace));
-    }
-  }
-  DemangleKernelNames(&*trace);
-  CheckDeviceRows(&*trace);
-  CheckStrings(&*trace);
   return trace;
 }
 

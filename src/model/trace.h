@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "model/op_inputs.h"
 #include "model/string_pool.h"
 
 namespace tensormorph {
@@ -35,16 +36,33 @@ struct Device {
   int64_t shared_memory_per_sm = 0;
   int64_t shared_memory_per_block = 0;
   int64_t total_memory_bytes = 0;
+  // The architecture by the name its toolchain targets, when the trace says: the CUDA compute
+  // capability ("9.0", also in compute_major/minor) or the AMD gfx target ("gfx942", which
+  // compute_major/minor cannot tell from gfx940: both are 9.4). "" when unknown. The occupancy
+  // calculator reads this.
+  std::string arch;
   bool described = false;  // true when the trace carried properties for it
   // Peaks the profiler measured on this device itself (rocprof-compute's roofline microbenchmark),
   // which override the device database; keys and units in src/devices/measured_peaks.h. Empty for
   // most traces.
   std::map<std::string, double> measured_peaks;
+  // What measured them, for the roofline's "measured (...)" label: "rocprof-compute roofline.csv".
+  std::string measured_peaks_source;
 };
 
 struct Dim3 {
   uint32_t x = 0, y = 0, z = 0;
   bool empty() const { return x == 0 && y == 0 && z == 0; }
+};
+
+// Who measured (or estimated) a kernel's achieved occupancy and its counters.
+enum class CounterSource : uint8_t {
+  kNone,            // not given, or by a tool the model does not know (a native file's writer)
+  kKinetoEstimate,  // Kineto's "est. achieved occupancy %": computed from the launch, not measured
+  kNsightCompute,   // Nsight Compute replayed the launch (ncu --csv)
+  kRocprofCompute,  // rocprof-compute's counter passes (a workload folder)
+  kRocprofComputeDb,  // rocprof-compute's analysis database
+  kRocpd,             // rocprofv3's counter collection, from its rocpd database
 };
 
 // Ids that the linking stage joins on; 0 means "absent" for correlation, -1 for external ids.
@@ -67,6 +85,9 @@ struct Kernel {
   uint16_t scalar_registers = 0;            // AMD SGPRs per wave
   uint8_t wave_size = 0;                    // AMD 32 or 64 when the trace says; 0 = unknown
   int8_t achieved_occupancy_percent = -1;   // Kineto's estimate; -1 when absent
+  // Where achieved_occupancy_percent came from: Kineto's estimate, or a measurement the importer
+  // copied from the kernel's counters (Nsight Compute) for the exporters.
+  CounterSource occupancy_source = CounterSource::kNone;
   int64_t end_ns() const { return start_ns + duration_ns; }
 };
 static_assert(sizeof(Kernel) <= 88, "Kernel rows must stay compact");
@@ -96,6 +117,7 @@ struct ReportedOccupancy {
 // means not collected (or "n/a").
 struct KernelCounters {
   uint32_t kernel = 0;  // index into Trace::kernels, in their final (sorted) order
+  CounterSource source = CounterSource::kNone;  // the profiler that measured them
   // FLOPs per precision as Nsight Compute's roofline counts them: add + mul + 2 x fma thread
   // instructions (fp16: 2 x add + 2 x mul + 4 x fma, packed half2); set only when all three
   // instruction counts of the precision were collected.
@@ -160,10 +182,9 @@ struct Slice {
   int64_t duration_ns = 0;
   int64_t external_id = -1;
   StringId name = 0;
-  // Recorded input shapes (record_shapes=True), interned since shapes repeat: the JSON text
-  // {"dims": <"Input Dims">, "types": <"Input type">, "concrete": <"Concrete Inputs">}, the last
-  // two left out when absent; 0 = none.
-  StringId inputs = 0;
+  // Recorded arguments (record_shapes=True): an id in Trace::op_inputs, shared by the ops with the
+  // same arguments; 0 = none.
+  OpInputsId inputs = 0;
   uint32_t track = 0;
   SliceKind kind = SliceKind::kOp;
   int64_t end_ns() const { return start_ns + duration_ns; }
@@ -219,7 +240,17 @@ struct Trace {
   std::optional<int64_t> rank;
   std::optional<int64_t> world_size;
   std::optional<int64_t> base_time_ns;  // Kineto baseTimeNanoseconds, already added to times
-  std::map<std::string, std::string> metadata;  // other top-level scalar keys, as JSON text
+  // Other top-level scalar keys, as JSON text: facts of the source that the info report and the
+  // exporters pass on. Analyses do not read them (nor `format`): what they need has a field.
+  std::map<std::string, std::string> metadata;
+  std::optional<std::string> distributed_backend;  // Kineto's distributedInfo.backend: "nccl"
+  // The importer numbered ops and kernels itself, so External ids are exact: a kernel without a
+  // launch call belongs to the op its External id names wherever it ran (ONNX Runtime's WebGPU
+  // EP); see analysis/linking/work_links.h.
+  bool exact_external_ids = false;
+  // The source records GPU kernels only when told to (Nsight Systems without --trace=cuda exports
+  // no kernel table), so a trace without kernels may just not have traced them.
+  bool kernels_traced_on_request = false;
   // The clock's resolution when the source quantizes timestamps (WebGPU timestamp queries: Chrome
   // rounds to 100 us, Dawn to 65.536 us); differences below it are not real. 0 = exact / unknown.
   int64_t timestamp_resolution_ns = 0;
@@ -233,6 +264,7 @@ struct Trace {
   std::vector<Transfer> transfers;
   std::vector<ApiCall> api_calls;
   std::vector<Slice> slices;
+  OpInputTable op_inputs;  // the slices' recorded arguments, by Slice::inputs
   std::vector<Flow> flows;
   std::vector<Instant> instants;  // by (track, ts)
   // Kernel names the trace wrote Itanium-mangled, by the id of the demangled name the kernels now
@@ -246,6 +278,8 @@ struct Trace {
   int64_t span_end_ns = 0;
 
   std::string_view str(StringId id) const { return strings.Get(id); }
+  // A slice's recorded arguments; null when it has none.
+  const OpInputs* inputs_of(const Slice& slice) const { return op_inputs.Find(slice.inputs); }
   bool HasBackend(Backend backend) const;
 };
 

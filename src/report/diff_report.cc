@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "model/time.h"
+#include "report/columns.h"
 #include "report/csv.h"
 #include "report/json_output.h"
 #include "report/table.h"
@@ -33,28 +34,82 @@ std::string PValue(const Comparison& c) {
   return c.test ? fmt::format("{:.3g}", c.test->p_value) : std::string("-");
 }
 
-Json OptionalNumber(const std::optional<double>& v) {
-  return v ? Json(*v) : Json(nullptr);
+// A comparison's fields are read from the comparison, the result (its basis) and, for a row, the
+// row itself.
+struct DiffCell {
+  const Comparison& c;
+  const DiffResult& result;
+  const DiffRow* row;  // null for the totals
+};
+using C = DiffCell;
+
+// The row's own fields, before the comparison's (docs/diff.md).
+const Column<C> kRowColumns[] = {
+    {"kind", [](const C& d) { return Json(ProfileRowKindName(d.row->kind)); },
+     [](const C& d) { return std::string(ProfileRowKindName(d.row->kind)); }},
+    {"name", [](const C& d) { return Json(d.row->name); }, [](const C& d) { return d.row->name; }},
+    {"backend", [](const C& d) { return Json(BackendName(d.row->backend)); },
+     [](const C& d) { return std::string(BackendName(d.row->backend)); }},
+    {"base_count", [](const C& d) { return Json(d.row->base_count); },
+     [](const C& d) { return std::to_string(d.row->base_count); }},
+    {"new_count", [](const C& d) { return Json(d.row->new_count); },
+     [](const C& d) { return std::to_string(d.row->new_count); }},
+    {"base_total_ns", [](const C& d) { return Json(d.c.base_total_ns); },
+     [](const C& d) { return std::to_string(d.c.base_total_ns); }},
+    {"new_total_ns", [](const C& d) { return Json(d.c.new_total_ns); },
+     [](const C& d) { return std::to_string(d.c.new_total_ns); }},
+};
+
+bool PerStep(const C& d) {
+  return d.result.basis == DiffBasis::kPerStepMean;
 }
 
 // The fields every comparison has, rows and totals alike.
-void AddComparison(const Comparison& c, const DiffResult& result, Json* out) {
-  Json& o = *out;
-  o["delta_ns"] = c.delta_ns;
-  o["delta_percent"] = OptionalNumber(c.delta_percent);
-  if (result.basis == DiffBasis::kPerStepMean) {
-    o["base_per_step_ns"] = c.base_value;
-    o["new_per_step_ns"] = c.new_value;
-  }
-  o["status"] = DiffStatusName(c.status);
-  o["decided_by"] = DecidedByName(c.decided_by);
-  o["p_value"] = c.test ? Json(c.test->p_value) : Json(nullptr);
-  o["test"] = c.test ? Json(MannWhitneyMethodName(c.test->method)) : Json(nullptr);
-}
+const Column<C> kComparisonColumns[] = {
+    {"delta_ns", [](const C& d) { return Json(d.c.delta_ns); },
+     [](const C& d) { return std::to_string(d.c.delta_ns); }},
+    {"delta_percent", [](const C& d) { return OrNull(d.c.delta_percent); },
+     [](const C& d) { return d.c.delta_percent ? fmt::format("{:.4f}", *d.c.delta_percent) : ""; }},
+    {"base_per_step_ns", [](const C& d) { return PerStep(d) ? Json(d.c.base_value) : Omit(); }},
+    {"new_per_step_ns", [](const C& d) { return PerStep(d) ? Json(d.c.new_value) : Omit(); }},
+    {"status", [](const C& d) { return Json(DiffStatusName(d.c.status)); },
+     [](const C& d) { return std::string(DiffStatusName(d.c.status)); }},
+    {"decided_by", [](const C& d) { return Json(DecidedByName(d.c.decided_by)); },
+     [](const C& d) { return std::string(DecidedByName(d.c.decided_by)); }},
+    {"p_value", [](const C& d) { return d.c.test ? Json(d.c.test->p_value) : Json(nullptr); },
+     [](const C& d) { return d.c.test ? fmt::format("{:.6g}", d.c.test->p_value) : ""; }},
+    {"test",
+     [](const C& d) {
+       return d.c.test ? Json(MannWhitneyMethodName(d.c.test->method)) : Json(nullptr);
+     },
+     [](const C& d) {
+       return std::string(d.c.test ? MannWhitneyMethodName(d.c.test->method) : "");
+     }},
+};
+
+// Op rows only (CSV: empty for kernel rows).
+const Column<C> kOpColumns[] = {
+    {"base_device_ns",
+     [](const C& d) {
+       return d.row->kind == ProfileRowKind::kOp ? Json(d.row->base_device_ns) : Omit();
+     },
+     [](const C& d) {
+       return d.row->kind == ProfileRowKind::kOp ? std::to_string(d.row->base_device_ns) : "";
+     }},
+    {"new_device_ns",
+     [](const C& d) {
+       return d.row->kind == ProfileRowKind::kOp ? Json(d.row->new_device_ns) : Omit();
+     },
+     [](const C& d) {
+       return d.row->kind == ProfileRowKind::kOp ? std::to_string(d.row->new_device_ns) : "";
+     }},
+};
+
+const std::span<const Column<C>> kRowParts[] = {kRowColumns, kComparisonColumns, kOpColumns};
 
 Json TotalJson(const Comparison& c, const DiffResult& result, const char* measure) {
   Json total = {{"measure", measure}, {"base_ns", c.base_total_ns}, {"new_ns", c.new_total_ns}};
-  AddComparison(c, result, &total);
+  AddJsonFields<C>(kComparisonColumns, C{c, result, nullptr}, &total);
   return total;
 }
 
@@ -65,20 +120,7 @@ Json SourceJson(const DiffSource& s, size_t steps) {
 void RenderJson(std::ostream& out, const DiffSource& base, const DiffSource& next,
                 const DiffOptions& options, const DiffResult& result) {
   Json rows = Json::array();
-  for (const DiffRow& r : result.rows) {
-    const Comparison& c = r.comparison;
-    Json row = {{"kind", ProfileRowKindName(r.kind)}, {"name", r.name},
-                {"backend", BackendName(r.backend)},  {"base_count", r.base_count},
-                {"new_count", r.new_count},           {"base_total_ns", c.base_total_ns},
-                {"new_total_ns", c.new_total_ns}};
-    AddComparison(c, result, &row);
-    if (r.kind == ProfileRowKind::kOp) {
-      row["base_device_ns"] = r.base_device_ns;
-      row["new_device_ns"] = r.new_device_ns;
-    }
-    rows.push_back(std::move(row));
-  }
-  const DiffStatusCounts& n = result.counts;
+  for (const DiffRow& r : result.rows) rows.push_back(DiffRowJson(r, result));
   Json doc = {{"schema", "tensormorph.diff/1"},
               {"base", SourceJson(base, result.base_steps)},
               {"new", SourceJson(next, result.new_steps)},
@@ -89,11 +131,7 @@ void RenderJson(std::ostream& out, const DiffSource& base, const DiffSource& nex
               {"noise_test", result.noise_test},
               {"total", TotalJson(result.kernel_total, result, "kernel_time")}};
   if (options.ops) doc["op_total"] = TotalJson(result.op_total, result, "op_host_time");
-  doc["counts"] = {{"regressed", n.regressed},
-                   {"improved", n.improved},
-                   {"unchanged", n.unchanged},
-                   {"added", n.added},
-                   {"removed", n.removed}};
+  doc["counts"] = DiffCountsJson(result.counts);
   doc["row_count"] = result.row_count_before_top;
   doc["rows"] = std::move(rows);
   doc["verdict"] = result.regressed ? "fail" : "pass";
@@ -101,21 +139,13 @@ void RenderJson(std::ostream& out, const DiffSource& base, const DiffSource& nex
 }
 
 void RenderCsv(std::ostream& out, const DiffResult& result) {
-  WriteCsvRow(out, {"kind", "name", "backend", "base_count", "new_count", "base_total_ns",
-                    "new_total_ns", "delta_ns", "delta_percent", "status", "decided_by", "p_value",
-                    "test", "base_device_ns", "new_device_ns"});
+  std::vector<std::string> header;
+  for (auto columns : kRowParts) AddCsvHeader(columns, &header);
+  WriteCsvRow(out, header);
   for (const DiffRow& r : result.rows) {
-    const Comparison& c = r.comparison;
-    const bool op = r.kind == ProfileRowKind::kOp;
-    WriteCsvRow(
-        out,
-        {ProfileRowKindName(r.kind), r.name, BackendName(r.backend), std::to_string(r.base_count),
-         std::to_string(r.new_count), std::to_string(c.base_total_ns),
-         std::to_string(c.new_total_ns), std::to_string(c.delta_ns),
-         c.delta_percent ? fmt::format("{:.4f}", *c.delta_percent) : "", DiffStatusName(c.status),
-         DecidedByName(c.decided_by), c.test ? fmt::format("{:.6g}", c.test->p_value) : "",
-         c.test ? MannWhitneyMethodName(c.test->method) : "",
-         op ? std::to_string(r.base_device_ns) : "", op ? std::to_string(r.new_device_ns) : ""});
+    std::vector<std::string> cells;
+    for (auto columns : kRowParts) AddCsvCells(columns, C{r.comparison, result, &r}, &cells);
+    WriteCsvRow(out, cells);
   }
 }
 
@@ -170,19 +200,25 @@ void RenderTable(std::ostream& out, const DiffSource& base, const DiffSource& ne
 
 }  // namespace
 
+Json DiffRowJson(const DiffRow& row, const DiffResult& result) {
+  Json object = Json::object();
+  for (auto columns : kRowParts) AddJsonFields(columns, C{row.comparison, result, &row}, &object);
+  return object;
+}
+
+Json DiffCountsJson(const DiffStatusCounts& n) {
+  return {{"regressed", n.regressed},
+          {"improved", n.improved},
+          {"unchanged", n.unchanged},
+          {"added", n.added},
+          {"removed", n.removed}};
+}
+
 void RenderDiff(std::ostream& out, const DiffSource& base, const DiffSource& next,
                 const DiffOptions& options, const DiffResult& result, OutputFormat format) {
-  switch (format) {
-    case OutputFormat::kJson:
-      RenderJson(out, base, next, options, result);
-      return;
-    case OutputFormat::kCsv:
-      RenderCsv(out, result);
-      return;
-    case OutputFormat::kTable:
-      RenderTable(out, base, next, options, result);
-      return;
-  }
+  RenderAs(
+      format, [&] { RenderTable(out, base, next, options, result); },
+      [&] { RenderJson(out, base, next, options, result); }, [&] { RenderCsv(out, result); });
 }
 
 }  // namespace tensormorph

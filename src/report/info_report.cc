@@ -137,9 +137,9 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces) {
     }
     input["devices"] = std::move(devices);
     input["described_device_count"] = t.described_device_count;
-    input["rank"] = t.rank ? Json(*t.rank) : Json(nullptr);
-    input["world_size"] = t.world_size ? Json(*t.world_size) : Json(nullptr);
-    input["base_time_ns"] = t.base_time_ns ? Json(*t.base_time_ns) : Json(nullptr);
+    input["rank"] = OrNull(t.rank);
+    input["world_size"] = OrNull(t.world_size);
+    input["base_time_ns"] = OrNull(t.base_time_ns);
     input["span"] = {{"start_ns", t.span_start_ns},
                      {"end_ns", t.span_end_ns},
                      {"duration_ns", t.span_end_ns - t.span_start_ns}};
@@ -185,17 +185,9 @@ void RenderCsv(std::ostream& out, const std::vector<const Trace*>& traces) {
 }  // namespace
 
 void RenderInfo(std::ostream& out, const std::vector<const Trace*>& traces, OutputFormat format) {
-  switch (format) {
-    case OutputFormat::kTable:
-      RenderTable(out, traces);
-      return;
-    case OutputFormat::kJson:
-      RenderJson(out, traces);
-      return;
-    case OutputFormat::kCsv:
-      RenderCsv(out, traces);
-      return;
-  }
+  RenderAs(
+      format, [&] { RenderTable(out, traces); }, [&] { RenderJson(out, traces); },
+      [&] { RenderCsv(out, traces); });
 }
 
 }  // namespace tensormorph

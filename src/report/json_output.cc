@@ -2,10 +2,6 @@
 
 namespace tensormorph {
 
-void WriteJson(std::ostream& out, const Json& document) {
-  out << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-}
-
 Json DescribeInputs(const std::vector<const Trace*>& traces) {
   Json inputs = Json::array();
   for (const Trace* trace : traces) {

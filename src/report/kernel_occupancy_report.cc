@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "model/time.h"
+#include "report/columns.h"
 #include "report/csv.h"
 #include "report/json_output.h"
 #include "report/table.h"
@@ -53,40 +54,81 @@ Json LimitsJson(const OccupancyResult& o) {
   return limits;
 }
 
+using Occ = KernelOccupancyRow;
+
+std::string LimitCell(int64_t blocks) {
+  return blocks == kNoLimit ? "" : std::to_string(blocks);
+}
+
+// The fields of an occupancy row (docs/occupancy.md), in the order JSON and CSV write
+// them: JSON has the grid and block as [x, y, z] and the limits as one object, CSV the grid as text
+// and each limit in a column.
+const Column<Occ> kColumns[] = {
+    {"name", [](const Occ& r) { return Json(r.name); }, [](const Occ& r) { return r.name; }},
+    {"backend", [](const Occ& r) { return Json(BackendName(r.backend)); },
+     [](const Occ& r) { return std::string(BackendName(r.backend)); }},
+    {"arch", [](const Occ& r) { return Json(r.arch); }, [](const Occ& r) { return r.arch; }},
+    {"count", [](const Occ& r) { return Json(r.count); },
+     [](const Occ& r) { return std::to_string(r.count); }},
+    {"total_ns", [](const Occ& r) { return Json(r.total_ns); },
+     [](const Occ& r) { return std::to_string(r.total_ns); }},
+    {"grid",
+     [](const Occ& r) {
+       return Json{r.grid.x, r.grid.y, r.grid.z};
+     },
+     [](const Occ& r) { return GridText(r); }},
+    {"grid_blocks_min", [](const Occ& r) { return Json(r.grid_blocks_min); }},
+    {"grid_blocks_max", [](const Occ& r) { return Json(r.grid_blocks_max); }},
+    {"block",
+     [](const Occ& r) {
+       return Json{r.block.x, r.block.y, r.block.z};
+     }},
+    {"block_size", [](const Occ& r) { return Json(r.block_size); },
+     [](const Occ& r) { return std::to_string(r.block_size); }},
+    {"registers_per_thread", [](const Occ& r) { return KnownJson(r.registers_per_thread); },
+     [](const Occ& r) { return KnownText(r.registers_per_thread, ""); }},
+    {"shared_memory_bytes", [](const Occ& r) { return KnownJson(r.shared_memory_bytes); },
+     [](const Occ& r) { return KnownText(r.shared_memory_bytes, ""); }},
+    {"theoretical_occupancy", [](const Occ& r) { return Json(r.occupancy.occupancy); },
+     [](const Occ& r) { return fmt::format("{:.6f}", r.occupancy.occupancy); }},
+    {"theoretical_source",
+     [](const Occ& r) { return Json(TheoreticalSourceName(r.theoretical_source)); }},
+    {"active_blocks_per_sm", [](const Occ& r) { return Json(r.occupancy.active_blocks_per_sm); }},
+    {"active_warps_per_sm", [](const Occ& r) { return Json(r.occupancy.active_warps_per_sm); },
+     [](const Occ& r) { return std::to_string(r.occupancy.active_warps_per_sm); }},
+    {"max_warps_per_sm", [](const Occ& r) { return Json(r.occupancy.max_warps_per_sm); },
+     [](const Occ& r) { return std::to_string(r.occupancy.max_warps_per_sm); }},
+    // JSON: null when Nsight Compute reported the occupancy without saying what limits it.
+    {"limiter",
+     [](const Occ& r) {
+       return r.occupancy.limiters.empty() && r.theoretical_source != TheoreticalSource::kComputed
+                  ? Json(nullptr)
+                  : Json(LimiterName(r.occupancy.limiter));
+     },
+     [](const Occ& r) { return std::string(LimiterName(r.occupancy.limiter)); }},
+    {"limits", [](const Occ& r) { return LimitsJson(r.occupancy); }},
+    {"limit_warps", nullptr, [](const Occ& r) { return LimitCell(r.occupancy.limits.warps); }},
+    {"limit_registers", nullptr,
+     [](const Occ& r) { return LimitCell(r.occupancy.limits.registers); }},
+    {"limit_shared_memory", nullptr,
+     [](const Occ& r) { return LimitCell(r.occupancy.limits.shared_memory); }},
+    {"limit_blocks", nullptr, [](const Occ& r) { return LimitCell(r.occupancy.limits.blocks); }},
+    {"achieved_occupancy", [](const Occ& r) { return OrNull(r.achieved); },
+     [](const Occ& r) { return r.achieved ? fmt::format("{:.6f}", *r.achieved) : ""; }},
+    {"achieved_source", [](const Occ& r) { return OrNull(AchievedSourceName(r.achieved_source)); },
+     [](const Occ& r) {
+       const char* source = AchievedSourceName(r.achieved_source);
+       return std::string(source != nullptr ? source : "");
+     }},
+    {"achieved_launches", [](const Occ& r) { return Json(r.achieved_launches); }},
+    {"note",
+     [](const Occ& r) { return r.occupancy.note.empty() ? Omit() : Json(r.occupancy.note); }},
+};
+
 void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
                 const KernelOccupancySummary& summary) {
   Json rows = Json::array();
-  for (const KernelOccupancyRow& r : summary.rows) {
-    const OccupancyResult& o = r.occupancy;
-    const char* source = AchievedSourceName(r.achieved_source);
-    rows.push_back(Json{
-        {"name", r.name},
-        {"backend", BackendName(r.backend)},
-        {"arch", r.arch},
-        {"count", r.count},
-        {"total_ns", r.total_ns},
-        {"grid", {r.grid.x, r.grid.y, r.grid.z}},
-        {"grid_blocks_min", r.grid_blocks_min},
-        {"grid_blocks_max", r.grid_blocks_max},
-        {"block", {r.block.x, r.block.y, r.block.z}},
-        {"block_size", r.block_size},
-        {"registers_per_thread", KnownJson(r.registers_per_thread)},
-        {"shared_memory_bytes", KnownJson(r.shared_memory_bytes)},
-        {"theoretical_occupancy", o.occupancy},
-        {"theoretical_source", TheoreticalSourceName(r.theoretical_source)},
-        {"active_blocks_per_sm", o.active_blocks_per_sm},
-        {"active_warps_per_sm", o.active_warps_per_sm},
-        {"max_warps_per_sm", o.max_warps_per_sm},
-        {"limiter", o.limiters.empty() && r.theoretical_source != TheoreticalSource::kComputed
-                        ? Json(nullptr)
-                        : Json(LimiterName(o.limiter))},
-        {"limits", LimitsJson(o)},
-        {"achieved_occupancy", r.achieved ? Json(*r.achieved) : Json(nullptr)},
-        {"achieved_source", source != nullptr ? Json(source) : Json(nullptr)},
-        {"achieved_launches", r.achieved_launches},
-    });
-    if (!o.note.empty()) rows.back()["note"] = o.note;
-  }
+  for (const KernelOccupancyRow& r : summary.rows) rows.push_back(KernelOccupancyRowJson(r));
   Json skipped = Json::object();
   Json skipped_ns = Json::object();
   for (const auto& [reason, s] : summary.skipped) {
@@ -106,23 +148,13 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
 }
 
 void RenderCsv(std::ostream& out, const KernelOccupancySummary& summary) {
-  WriteCsvRow(
-      out, {"name", "backend", "arch", "count", "total_ns", "grid", "block_size",
-            "registers_per_thread", "shared_memory_bytes", "theoretical_occupancy",
-            "active_warps_per_sm", "max_warps_per_sm", "limiter", "limit_warps", "limit_registers",
-            "limit_shared_memory", "limit_blocks", "achieved_occupancy", "achieved_source"});
-  auto cell = [](int64_t blocks) { return blocks == kNoLimit ? "" : std::to_string(blocks); };
+  std::vector<std::string> header;
+  AddCsvHeader<Occ>(kColumns, &header);
+  WriteCsvRow(out, header);
   for (const KernelOccupancyRow& r : summary.rows) {
-    const OccupancyResult& o = r.occupancy;
-    const char* source = AchievedSourceName(r.achieved_source);
-    WriteCsvRow(out, {r.name, BackendName(r.backend), r.arch, std::to_string(r.count),
-                      std::to_string(r.total_ns), GridText(r), std::to_string(r.block_size),
-                      KnownText(r.registers_per_thread, ""), KnownText(r.shared_memory_bytes, ""),
-                      fmt::format("{:.6f}", o.occupancy), std::to_string(o.active_warps_per_sm),
-                      std::to_string(o.max_warps_per_sm), LimiterName(o.limiter),
-                      cell(o.limits.warps), cell(o.limits.registers), cell(o.limits.shared_memory),
-                      cell(o.limits.blocks), r.achieved ? fmt::format("{:.6f}", *r.achieved) : "",
-                      source != nullptr ? source : ""});
+    std::vector<std::string> cells;
+    AddCsvCells<Occ>(kColumns, r, &cells);
+    WriteCsvRow(out, cells);
   }
 }
 
@@ -193,19 +225,15 @@ void RenderTable(std::ostream& out, const KernelOccupancySummary& summary) {
 
 }  // namespace
 
+Json KernelOccupancyRowJson(const KernelOccupancyRow& row) {
+  return ColumnsJson<Occ>(kColumns, row);
+}
+
 void RenderKernelOccupancy(std::ostream& out, const std::vector<const Trace*>& traces,
                            const KernelOccupancySummary& summary, OutputFormat format) {
-  switch (format) {
-    case OutputFormat::kJson:
-      RenderJson(out, traces, summary);
-      return;
-    case OutputFormat::kCsv:
-      RenderCsv(out, summary);
-      return;
-    case OutputFormat::kTable:
-      RenderTable(out, summary);
-      return;
-  }
+  RenderAs(
+      format, [&] { RenderTable(out, summary); }, [&] { RenderJson(out, traces, summary); },
+      [&] { RenderCsv(out, summary); });
 }
 
 }  // namespace tensormorph

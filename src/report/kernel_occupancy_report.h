@@ -5,9 +5,15 @@
 #include <vector>
 
 #include "analysis/occupancy/kernel_occupancy.h"
+#include "report/json_output.h"
 #include "report/output_format.h"
 
 namespace tensormorph {
+
+// One row as `occupancy --format json` writes it (docs/occupancy.md); the HTML
+// report's model writes the same. Its CSV columns come from the same table
+// (kernel_occupancy_report.cc).
+Json KernelOccupancyRowJson(const KernelOccupancyRow& row);
 
 void RenderKernelOccupancy(std::ostream& out, const std::vector<const Trace*>& traces,
                            const KernelOccupancySummary& summary, OutputFormat format);

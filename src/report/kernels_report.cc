@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "model/time.h"
+#include "report/columns.h"
 #include "report/csv.h"
 #include "report/json_output.h"
 #include "report/table.h"
@@ -61,24 +62,47 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces,
   }
 }
 
+using K = KernelRow;
+
+// The fields of a kernel row (docs/kernels.md), in the order JSON and CSV write them.
+const Column<K> kColumns[] = {
+    {"name", [](const K& r) { return Json(r.name); }, [](const K& r) { return r.name; }},
+    {"backend", [](const K& r) { return Json(BackendName(r.backend)); },
+     [](const K& r) { return std::string(BackendName(r.backend)); }},
+    {"count", [](const K& r) { return Json(r.count); },
+     [](const K& r) { return std::to_string(r.count); }},
+    {"total_ns", [](const K& r) { return Json(r.total_ns); },
+     [](const K& r) { return std::to_string(r.total_ns); }},
+    {"mean_ns", [](const K& r) { return Json(r.mean_ns); },
+     [](const K& r) { return fmt::format("{:.3f}", r.mean_ns); }},
+    {"median_ns", [](const K& r) { return Json(r.median_ns); },
+     [](const K& r) { return fmt::format("{:.1f}", r.median_ns); }},
+    {"min_ns", [](const K& r) { return Json(r.min_ns); },
+     [](const K& r) { return std::to_string(r.min_ns); }},
+    {"max_ns", [](const K& r) { return Json(r.max_ns); },
+     [](const K& r) { return std::to_string(r.max_ns); }},
+    {"stddev_ns", [](const K& r) { return Json(r.stddev_ns); },
+     [](const K& r) { return fmt::format("{:.3f}", r.stddev_ns); }},
+    {"percent", [](const K& r) { return Json(r.percent); },
+     [](const K& r) { return fmt::format("{:.4f}", r.percent); }},
+    {"mangled_name", [](const K& r) { return OrNull(r.mangled_name); },
+     [](const K& r) { return r.mangled_name; }},
+};
+// With --by-input only.
+const Column<K> kInputColumns[] = {
+    {"input", [](const K& r) { return Json(r.input); },
+     [](const K& r) { return std::to_string(r.input); }},
+};
+
+// Those of the query: with --by-input, the input's column too.
+std::span<const Column<K>> InputColumns(bool by_input) {
+  return by_input ? std::span<const Column<K>>(kInputColumns) : std::span<const Column<K>>();
+}
+
 void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
                 const KernelQuery& query, const KernelSummary& summary) {
   Json rows = Json::array();
-  for (const KernelRow& r : summary.rows) {
-    Json row = {{"name", r.name},
-                {"backend", BackendName(r.backend)},
-                {"count", r.count},
-                {"total_ns", r.total_ns},
-                {"mean_ns", r.mean_ns},
-                {"median_ns", r.median_ns},
-                {"min_ns", r.min_ns},
-                {"max_ns", r.max_ns},
-                {"stddev_ns", r.stddev_ns},
-                {"percent", r.percent},
-                {"mangled_name", r.mangled_name.empty() ? Json(nullptr) : Json(r.mangled_name)}};
-    if (query.by_input) row["input"] = r.input;
-    rows.push_back(std::move(row));
-  }
+  for (const KernelRow& r : summary.rows) rows.push_back(KernelRowJson(r, query.by_input));
   Json doc = {{"schema", "tensormorph.kernels/1"},     {"inputs", DescribeInputs(traces)},
               {"group_by", GroupName(query.group_by)}, {"total_ns", summary.total_ns},
               {"kernel_count", summary.kernel_count},  {"rows", std::move(rows)}};
@@ -87,29 +111,25 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
 }
 
 void RenderCsv(std::ostream& out, const KernelQuery& query, const KernelSummary& summary) {
-  std::vector<std::string> header = {"name",      "backend",   "count",       "total_ns",
-                                     "mean_ns",   "median_ns", "min_ns",      "max_ns",
-                                     "stddev_ns", "percent",   "mangled_name"};
-  if (query.by_input) header.emplace_back("input");
+  std::vector<std::string> header;
+  AddCsvHeader<K>(kColumns, &header);
+  AddCsvHeader(InputColumns(query.by_input), &header);
   WriteCsvRow(out, header);
   for (const KernelRow& r : summary.rows) {
-    std::vector<std::string> fields = {r.name,
-                                       BackendName(r.backend),
-                                       std::to_string(r.count),
-                                       std::to_string(r.total_ns),
-                                       fmt::format("{:.3f}", r.mean_ns),
-                                       fmt::format("{:.1f}", r.median_ns),
-                                       std::to_string(r.min_ns),
-                                       std::to_string(r.max_ns),
-                                       fmt::format("{:.3f}", r.stddev_ns),
-                                       fmt::format("{:.4f}", r.percent),
-                                       r.mangled_name};
-    if (query.by_input) fields.push_back(std::to_string(r.input));
-    WriteCsvRow(out, fields);
+    std::vector<std::string> cells;
+    AddCsvCells<K>(kColumns, r, &cells);
+    AddCsvCells(InputColumns(query.by_input), r, &cells);
+    WriteCsvRow(out, cells);
   }
 }
 
 }  // namespace
+
+Json KernelRowJson(const KernelRow& row, bool by_input) {
+  Json object = ColumnsJson<K>(kColumns, row);
+  AddJsonFields(InputColumns(by_input), row, &object);
+  return object;
+}
 
 std::string ExplainNoKernels(const std::vector<const Trace*>& traces, const KernelQuery& query) {
   uint64_t kernels = 0, ranges = 0, ops = 0;
@@ -131,29 +151,25 @@ std::string ExplainNoKernels(const std::vector<const Trace*>& traces, const Kern
         ranges);
   }
   if (ops > 0) return "no kernels: this is a CPU-only trace (framework ops only)";
-  const bool all_nsys = std::all_of(traces.begin(), traces.end(),
-                                    [](const Trace* t) { return t->format == "nsys-sqlite"; });
-  if (all_nsys) return "no CUDA kernel data in this export (CUDA was not traced, or nothing ran)";
+  const bool all_on_request = std::all_of(
+      traces.begin(), traces.end(), [](const Trace* t) { return t->kernels_traced_on_request; });
+  if (all_on_request)
+    return "no CUDA kernel data in this export (CUDA was not traced, or nothing ran)";
   return "no kernels in this trace";
 }
 
 void RenderKernels(std::ostream& out, const std::vector<const Trace*>& traces,
                    const KernelQuery& query, const KernelSummary& summary, OutputFormat format) {
-  switch (format) {
-    case OutputFormat::kJson:
-      RenderJson(out, traces, query, summary);
-      return;
-    case OutputFormat::kCsv:
-      RenderCsv(out, query, summary);
-      return;
-    case OutputFormat::kTable:
-      if (summary.rows.empty()) {
-        out << ExplainNoKernels(traces, query) << '\n';
-        return;
-      }
-      RenderTable(out, traces, query, summary);
-      return;
-  }
+  RenderAs(
+      format,
+      [&] {
+        if (summary.rows.empty()) {
+          out << ExplainNoKernels(traces, query) << '\n';
+          return;
+        }
+        RenderTable(out, traces, query, summary);
+      },
+      [&] { RenderJson(out, traces, query, summary); }, [&] { RenderCsv(out, query, summary); });
 }
 
 }  // namespace tensormorph

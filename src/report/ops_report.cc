@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "model/time.h"
+#include "report/columns.h"
 #include "report/csv.h"
 #include "report/json_output.h"
 #include "report/table.h"
@@ -93,10 +94,6 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces, con
   }
 }
 
-Json OrNull(const std::optional<double>& v) {
-  return v ? Json(*v) : Json(nullptr);
-}
-
 }  // namespace
 
 Json OpPlacementsJson(const std::vector<OpPlacement>& placements) {
@@ -112,35 +109,72 @@ Json OpPlacementsJson(const std::vector<OpPlacement>& placements) {
 
 namespace {
 
+using O = OpRow;
+
+std::string FullNumber(const std::optional<double>& v) {
+  return v ? fmt::format("{}", *v) : "";
+}
+
+// The fields of an op row (docs/ops.md), in the order JSON and CSV write them: JSON
+// has the placements and top kernels, CSV them in one "served_by" cell.
+const Column<O> kColumns[] = {
+    {"name", [](const O& r) { return Json(r.name); }, [](const O& r) { return r.name; }},
+    {"origin", [](const O& r) { return Json(r.origin); }, [](const O& r) { return r.origin; }},
+    {"stack", [](const O& r) { return Json(r.stack); }, [](const O& r) { return r.stack; }},
+    {"calls", [](const O& r) { return Json(r.calls); },
+     [](const O& r) { return std::to_string(r.calls); }},
+    {"host_ns", [](const O& r) { return Json(r.host_ns); },
+     [](const O& r) { return std::to_string(r.host_ns); }},
+    {"device_ns", [](const O& r) { return Json(r.device_ns); },
+     [](const O& r) { return std::to_string(r.device_ns); }},
+    {"device_inclusive_ns", [](const O& r) { return Json(r.device_inclusive_ns); },
+     [](const O& r) { return std::to_string(r.device_inclusive_ns); }},
+    {"kernels", [](const O& r) { return Json(r.kernels); },
+     [](const O& r) { return std::to_string(r.kernels); }},
+    {"graph_kernels", [](const O& r) { return Json(r.graph_kernels); },
+     [](const O& r) { return std::to_string(r.graph_kernels); }},
+    {"transfer_ns", [](const O& r) { return Json(r.transfer_ns); },
+     [](const O& r) { return std::to_string(r.transfer_ns); }},
+    {"placements", [](const O& r) { return OpPlacementsJson(r.placements); }},
+    {"top_kernels",
+     [](const O& r) {
+       Json kernels = Json::array();
+       for (const OpKernel& k : r.top_kernels) {
+         kernels.push_back({{"name", k.name}, {"count", k.count}, {"total_ns", k.total_ns}});
+       }
+       return kernels;
+     }},
+    {"served_by", nullptr, [](const O& r) { return PlacementText(r, true); }},
+    {"flops", [](const O& r) { return OrNull(r.flops); },
+     [](const O& r) { return FullNumber(r.flops); }},
+    {"bytes", [](const O& r) { return OrNull(r.bytes); }},
+    {"calls_with_flops", [](const O& r) { return Json(r.calls_with_flops); }},
+    {"achieved_flops_per_s", [](const O& r) { return OrNull(r.achieved_flops_per_s); },
+     [](const O& r) { return FullNumber(r.achieved_flops_per_s); }},
+};
+// With --by-input or --by-instance.
+const Column<O> kInputColumns[] = {
+    {"input", [](const O& r) { return Json(r.input); },
+     [](const O& r) { return std::to_string(r.input); }},
+};
+// With --by-instance.
+const Column<O> kInstanceColumns[] = {
+    {"start_ns", [](const O& r) { return Json(r.start_ns); },
+     [](const O& r) { return std::to_string(r.start_ns); }},
+};
+
+// The columns the query adds after kColumns, in order.
+std::vector<std::span<const Column<O>>> QueryColumns(const OpQuery& query) {
+  std::vector<std::span<const Column<O>>> extra;
+  if (query.by_input || query.by_instance) extra.emplace_back(kInputColumns);
+  if (query.by_instance) extra.emplace_back(kInstanceColumns);
+  return extra;
+}
+
 void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces, const OpQuery& query,
                 const OpSummary& summary) {
   Json rows = Json::array();
-  for (const OpRow& r : summary.rows) {
-    Json placements = OpPlacementsJson(r.placements);
-    Json kernels = Json::array();
-    for (const OpKernel& k : r.top_kernels) {
-      kernels.push_back({{"name", k.name}, {"count", k.count}, {"total_ns", k.total_ns}});
-    }
-    Json row = {{"name", r.name},
-                {"origin", r.origin},
-                {"stack", r.stack},
-                {"calls", r.calls},
-                {"host_ns", r.host_ns},
-                {"device_ns", r.device_ns},
-                {"device_inclusive_ns", r.device_inclusive_ns},
-                {"kernels", r.kernels},
-                {"graph_kernels", r.graph_kernels},
-                {"transfer_ns", r.transfer_ns},
-                {"placements", std::move(placements)},
-                {"top_kernels", std::move(kernels)},
-                {"flops", OrNull(r.flops)},
-                {"bytes", OrNull(r.bytes)},
-                {"calls_with_flops", r.calls_with_flops},
-                {"achieved_flops_per_s", OrNull(r.achieved_flops_per_s)}};
-    if (query.by_input || query.by_instance) row["input"] = r.input;
-    if (query.by_instance) row["start_ns"] = r.start_ns;
-    rows.push_back(std::move(row));
-  }
+  for (const OpRow& r : summary.rows) rows.push_back(OpRowJson(r, query));
   Json doc = {{"schema", "tensormorph.ops/1"},
               {"inputs", DescribeInputs(traces)},
               {"op_calls", summary.ops},
@@ -156,62 +190,39 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces, cons
 }
 
 void RenderCsv(std::ostream& out, const OpQuery& query, const OpSummary& summary) {
-  std::vector<std::string> header = {"name",
-                                     "origin",
-                                     "stack",
-                                     "calls",
-                                     "host_ns",
-                                     "device_ns",
-                                     "device_inclusive_ns",
-                                     "kernels",
-                                     "graph_kernels",
-                                     "transfer_ns",
-                                     "served_by",
-                                     "flops",
-                                     "achieved_flops_per_s"};
-  if (query.by_input || query.by_instance) header.emplace_back("input");
-  if (query.by_instance) header.emplace_back("start_ns");
+  const std::vector<std::span<const Column<O>>> extra = QueryColumns(query);
+  std::vector<std::string> header;
+  AddCsvHeader<O>(kColumns, &header);
+  for (auto columns : extra) AddCsvHeader(columns, &header);
   WriteCsvRow(out, header);
   for (const OpRow& r : summary.rows) {
-    std::vector<std::string> fields = {
-        r.name,
-        r.origin,
-        r.stack,
-        std::to_string(r.calls),
-        std::to_string(r.host_ns),
-        std::to_string(r.device_ns),
-        std::to_string(r.device_inclusive_ns),
-        std::to_string(r.kernels),
-        std::to_string(r.graph_kernels),
-        std::to_string(r.transfer_ns),
-        PlacementText(r, true),
-        r.flops ? fmt::format("{}", *r.flops) : "",
-        r.achieved_flops_per_s ? fmt::format("{}", *r.achieved_flops_per_s) : ""};
-    if (query.by_input || query.by_instance) fields.push_back(std::to_string(r.input));
-    if (query.by_instance) fields.push_back(std::to_string(r.start_ns));
-    WriteCsvRow(out, fields);
+    std::vector<std::string> cells;
+    AddCsvCells<O>(kColumns, r, &cells);
+    for (auto columns : extra) AddCsvCells(columns, r, &cells);
+    WriteCsvRow(out, cells);
   }
 }
 
 }  // namespace
 
+Json OpRowJson(const OpRow& row, const OpQuery& query) {
+  Json object = ColumnsJson<O>(kColumns, row);
+  for (auto columns : QueryColumns(query)) AddJsonFields(columns, row, &object);
+  return object;
+}
+
 void RenderOps(std::ostream& out, const std::vector<const Trace*>& traces, const OpQuery& query,
                const OpSummary& summary, OutputFormat format) {
-  switch (format) {
-    case OutputFormat::kJson:
-      RenderJson(out, traces, query, summary);
-      return;
-    case OutputFormat::kCsv:
-      RenderCsv(out, query, summary);
-      return;
-    case OutputFormat::kTable:
-      if (summary.rows.empty()) {
-        out << "no framework ops and no device work in the input\n";
-        return;
-      }
-      RenderTable(out, traces, query, summary);
-      return;
-  }
+  RenderAs(
+      format,
+      [&] {
+        if (summary.rows.empty()) {
+          out << "no framework ops and no device work in the input\n";
+          return;
+        }
+        RenderTable(out, traces, query, summary);
+      },
+      [&] { RenderJson(out, traces, query, summary); }, [&] { RenderCsv(out, query, summary); });
 }
 
 }  // namespace tensormorph

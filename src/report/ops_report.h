@@ -14,6 +14,11 @@ namespace tensormorph {
 // "kernels"}, ...] (ops JSON and the HTML report's Compute panel).
 Json OpPlacementsJson(const std::vector<OpPlacement>& placements);
 
+// One row as `ops --format json` writes it (docs/ops.md), with "input" and "start_ns"
+// as the query asks; the HTML report's model writes the same. Its CSV columns come from the same
+// table (ops_report.cc).
+Json OpRowJson(const OpRow& row, const OpQuery& query);
+
 void RenderOps(std::ostream& out, const std::vector<const Trace*>& traces, const OpQuery& query,
                const OpSummary& summary, OutputFormat format);
 

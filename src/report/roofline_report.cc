@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "model/time.h"
+#include "report/columns.h"
 #include "report/csv.h"
 #include "report/json_output.h"
 #include "report/table.h"
@@ -13,10 +14,6 @@ namespace tensormorph {
 namespace {
 
 constexpr size_t kNameWidth = 80;
-
-Json OrNull(const std::optional<double>& v) {
-  return v ? Json(*v) : Json(nullptr);
-}
 
 const char* BoundOf(const RooflineRow& r) {
   return r.bound ? BoundName(*r.bound) : nullptr;
@@ -91,118 +88,99 @@ void RenderTable(std::ostream& out, const RooflineResult& result) {
   }
 }
 
+using R = RooflineRow;
+
+// A full-precision number, "" when absent (CSV); JSON writes null.
+template <auto Member>
+constexpr Column<R> Number(const char* name) {
+  return {name, [](const R& r) { return OrNull(r.*Member); },
+          [](const R& r) { return Exact(r.*Member); }};
+}
+
+// The fields of a roofline row (docs/roofline.md), in the order JSON and CSV write
+// them; from_rates is JSON only.
+const Column<R> kColumns[] = {
+    {"name", [](const R& r) { return Json(r.name); }, [](const R& r) { return r.name; }},
+    {"backend", [](const R& r) { return Json(BackendName(r.backend)); },
+     [](const R& r) { return std::string(BackendName(r.backend)); }},
+    {"device", [](const R& r) { return Json(r.device); }, [](const R& r) { return r.device; }},
+    {"precision",
+     [](const R& r) {
+       return r.precision == Precision::kUnknown ? Json(nullptr) : Json(PrecisionName(r.precision));
+     },
+     [](const R& r) { return std::string(PrecisionName(r.precision)); }},
+    {"count", [](const R& r) { return Json(r.count); },
+     [](const R& r) { return std::to_string(r.count); }},
+    {"total_ns", [](const R& r) { return Json(r.total_ns); },
+     [](const R& r) { return std::to_string(r.total_ns); }},
+    Number<&R::flops>("flops"),
+    Number<&R::dram_bytes>("dram_bytes"),
+    {"arithmetic_intensity", [](const R& r) { return Json(r.arithmetic_intensity); },
+     [](const R& r) { return Exact(r.arithmetic_intensity); }},
+    Number<&R::achieved_flops_per_s>("achieved_flops_per_s"),
+    Number<&R::achieved_bytes_per_s>("achieved_bytes_per_s"),
+    Number<&R::peak_flops_per_s>("peak_flops_per_s"),
+    Number<&R::peak_bytes_per_s>("peak_bytes_per_s"),
+    Number<&R::ceiling_flops_per_s>("ceiling_flops_per_s"),
+    Number<&R::percent_of_roof>("percent_of_roof"),
+    {"bound", [](const R& r) { return OrNull(BoundOf(r)); },
+     [](const R& r) {
+       const char* bound = BoundOf(r);
+       return std::string(bound ? bound : "");
+     }},
+    {"peak_source", [](const R& r) { return OrNull(r.peak_source); },
+     [](const R& r) { return r.peak_source; }},
+    {"no_ceiling_reason", [](const R& r) { return OrNull(r.no_ceiling_reason); },
+     [](const R& r) { return r.no_ceiling_reason; }},
+    {"from_rates", [](const R& r) { return Json(r.from_rates); }},
+    {"source", [](const R& r) { return Json(r.source); }, [](const R& r) { return r.source; }},
+    {"bound_source", [](const R& r) { return OrNull(r.bound_source); },
+     [](const R& r) { return r.bound_source; }},
+    Number<&R::sm_throughput_percent>("sm_throughput_percent"),
+    Number<&R::memory_throughput_percent>("memory_throughput_percent"),
+    Number<&R::percent_of_bandwidth>("percent_of_bandwidth"),
+};
+
 void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
                 const RooflineResult& result) {
   Json rows = Json::array();
-  for (const RooflineRow& r : result.rows) {
-    const char* bound = BoundOf(r);
-    rows.push_back(
-        {{"name", r.name},
-         {"backend", BackendName(r.backend)},
-         {"device", r.device},
-         {"precision",
-          r.precision == Precision::kUnknown ? Json(nullptr) : Json(PrecisionName(r.precision))},
-         {"count", r.count},
-         {"total_ns", r.total_ns},
-         {"flops", OrNull(r.flops)},
-         {"dram_bytes", OrNull(r.dram_bytes)},
-         {"arithmetic_intensity", r.arithmetic_intensity},
-         {"achieved_flops_per_s", OrNull(r.achieved_flops_per_s)},
-         {"achieved_bytes_per_s", OrNull(r.achieved_bytes_per_s)},
-         {"peak_flops_per_s", OrNull(r.peak_flops_per_s)},
-         {"peak_bytes_per_s", OrNull(r.peak_bytes_per_s)},
-         {"ceiling_flops_per_s", OrNull(r.ceiling_flops_per_s)},
-         {"percent_of_roof", OrNull(r.percent_of_roof)},
-         {"bound", bound ? Json(bound) : Json(nullptr)},
-         {"peak_source", r.peak_source.empty() ? Json(nullptr) : Json(r.peak_source)},
-         {"no_ceiling_reason",
-          r.no_ceiling_reason.empty() ? Json(nullptr) : Json(r.no_ceiling_reason)},
-         {"from_rates", r.from_rates},
-         {"source", r.source},
-         {"bound_source", r.bound_source.empty() ? Json(nullptr) : Json(r.bound_source)},
-         {"sm_throughput_percent", OrNull(r.sm_throughput_percent)},
-         {"memory_throughput_percent", OrNull(r.memory_throughput_percent)},
-         {"percent_of_bandwidth", OrNull(r.percent_of_bandwidth)}});
-  }
-  Json skipped = Json::array();
-  for (const RooflineSkip& s : result.skipped) {
-    skipped.push_back({{"reason", s.reason}, {"count", s.count}});
-  }
+  for (const RooflineRow& r : result.rows) rows.push_back(RooflineRowJson(r));
   WriteJson(out, {{"schema", "tensormorph.roofline/1"},
                   {"inputs", DescribeInputs(traces)},
                   {"kernel_count", result.kernel_count},
                   {"row_count", result.row_count_before_top},
                   {"rows", std::move(rows)},
-                  {"skipped", std::move(skipped)}});
+                  {"skipped", RooflineSkippedJson(result.skipped)}});
 }
 
 void RenderCsv(std::ostream& out, const RooflineResult& result) {
-  WriteCsvRow(out, {"name",
-                    "backend",
-                    "device",
-                    "precision",
-                    "count",
-                    "total_ns",
-                    "flops",
-                    "dram_bytes",
-                    "arithmetic_intensity",
-                    "achieved_flops_per_s",
-                    "achieved_bytes_per_s",
-                    "peak_flops_per_s",
-                    "peak_bytes_per_s",
-                    "ceiling_flops_per_s",
-                    "percent_of_roof",
-                    "bound",
-                    "peak_source",
-                    "no_ceiling_reason",
-                    "source",
-                    "bound_source",
-                    "sm_throughput_percent",
-                    "memory_throughput_percent",
-                    "percent_of_bandwidth"});
+  std::vector<std::string> header;
+  AddCsvHeader<R>(kColumns, &header);
+  WriteCsvRow(out, header);
   for (const RooflineRow& r : result.rows) {
-    const char* bound = BoundOf(r);
-    WriteCsvRow(out, {r.name,
-                      BackendName(r.backend),
-                      r.device,
-                      PrecisionName(r.precision),
-                      std::to_string(r.count),
-                      std::to_string(r.total_ns),
-                      Exact(r.flops),
-                      Exact(r.dram_bytes),
-                      Exact(r.arithmetic_intensity),
-                      Exact(r.achieved_flops_per_s),
-                      Exact(r.achieved_bytes_per_s),
-                      Exact(r.peak_flops_per_s),
-                      Exact(r.peak_bytes_per_s),
-                      Exact(r.ceiling_flops_per_s),
-                      Exact(r.percent_of_roof),
-                      bound ? bound : "",
-                      r.peak_source,
-                      r.no_ceiling_reason,
-                      r.source,
-                      r.bound_source,
-                      Exact(r.sm_throughput_percent),
-                      Exact(r.memory_throughput_percent),
-                      Exact(r.percent_of_bandwidth)});
+    std::vector<std::string> cells;
+    AddCsvCells<R>(kColumns, r, &cells);
+    WriteCsvRow(out, cells);
   }
 }
 
 }  // namespace
 
+Json RooflineRowJson(const RooflineRow& row) {
+  return ColumnsJson<R>(kColumns, row);
+}
+
+Json RooflineSkippedJson(const std::vector<RooflineSkip>& skipped) {
+  Json out = Json::array();
+  for (const RooflineSkip& s : skipped) out.push_back({{"reason", s.reason}, {"count", s.count}});
+  return out;
+}
+
 void RenderRoofline(std::ostream& out, const std::vector<const Trace*>& traces,
                     const RooflineResult& result, OutputFormat format) {
-  switch (format) {
-    case OutputFormat::kJson:
-      RenderJson(out, traces, result);
-      return;
-    case OutputFormat::kCsv:
-      RenderCsv(out, result);
-      return;
-    case OutputFormat::kTable:
-      RenderTable(out, result);
-      return;
-  }
+  RenderAs(
+      format, [&] { RenderTable(out, result); }, [&] { RenderJson(out, traces, result); },
+      [&] { RenderCsv(out, result); });
 }
 
 }  // namespace tensormorph

@@ -5,9 +5,17 @@
 #include <vector>
 
 #include "analysis/roofline.h"
+#include "report/json_output.h"
 #include "report/output_format.h"
 
 namespace tensormorph {
+
+// One row as `roofline --format json` writes it (docs/roofline.md); the HTML report's
+// model writes the same. Its CSV columns come from the same table (roofline_report.cc).
+Json RooflineRowJson(const RooflineRow& row);
+
+// `skipped`: [{"reason", "count"}].
+Json RooflineSkippedJson(const std::vector<RooflineSkip>& skipped);
 
 void RenderRoofline(std::ostream& out, const std::vector<const Trace*>& traces,
                     const RooflineResult& result, OutputFormat format);

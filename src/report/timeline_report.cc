@@ -7,6 +7,7 @@
 
 #include "analysis/timeline/gaps.h"
 #include "model/time.h"
+#include "report/columns.h"
 #include "report/csv.h"
 #include "report/json_output.h"
 #include "report/table.h"
@@ -15,13 +16,6 @@ namespace tensormorph {
 namespace {
 
 constexpr size_t kNameWidth = 60;
-
-Json OrNull(const std::optional<int64_t>& v) {
-  return v ? Json(*v) : Json(nullptr);
-}
-Json OrNull(const std::optional<double>& v) {
-  return v ? Json(*v) : Json(nullptr);
-}
 
 double Percent(int64_t part, int64_t whole) {
   return whole > 0 ? 100.0 * part / whole : 0.0;
@@ -32,58 +26,62 @@ std::string Cut(const std::string& name) {
   return name.substr(0, kNameWidth - 1) + "\u2026";
 }
 
+// {"count", "total_ns", "by_cause"}; DeviceTimelineJson adds the "rows".
 Json GapsJson(const DeviceTimeline& d) {
   Json by_cause = Json::object();
   for (size_t c = 0; c < kGapCauseCount; ++c) {
     by_cause[GapCauseName(static_cast<GapCause>(c))] = {{"count", d.gap_causes[c].count},
                                                         {"total_ns", d.gap_causes[c].total_ns}};
   }
-  Json rows = Json::array();
-  for (const Gap& g : d.gaps) {
-    rows.push_back({{"start_ns", g.start_ns},
-                    {"end_ns", g.start_ns + g.length_ns},
-                    {"length_ns", g.length_ns},
-                    {"before", g.before},
-                    {"after", g.after},
-                    {"cause", GapCauseName(g.cause)}});
-  }
-  return {{"count", d.gaps.size()},
-          {"total_ns", d.gap_total_ns},
-          {"by_cause", std::move(by_cause)},
-          {"rows", std::move(rows)}};
+  return {
+      {"count", d.gaps.size()}, {"total_ns", d.gap_total_ns}, {"by_cause", std::move(by_cause)}};
 }
 
-Json DeviceJson(const DeviceTimeline& d) {
+Json StreamsJson(const DeviceTimeline& d) {
   Json streams = Json::array();
   for (const StreamBusy& s : d.streams) {
     streams.push_back({{"stream", s.stream}, {"busy_ns", s.busy_ns}, {"work_count", s.work_count}});
   }
+  return streams;
+}
+
+Json ConcurrencyJson(const DeviceTimeline& d) {
   Json concurrency = Json::array();
   for (size_t k = 0; k < d.concurrency_ns.size(); ++k) {
     concurrency.push_back({{"kernels", k}, {"time_ns", d.concurrency_ns[k]}});
   }
+  return concurrency;
+}
+
+Json TemporalJson(const DeviceTimeline& d) {
   const TemporalBreakdown& t = d.temporal;
-  Json temporal = {{"kernel_time_ns", t.kernel_time_ns},
-                   {"idle_ns", t.idle_ns},
-                   {"compute_ns", t.compute_ns},
-                   {"non_compute_ns", t.non_compute_ns},
-                   {"idle_percent", Percent(t.idle_ns, t.kernel_time_ns)},
-                   {"compute_percent", Percent(t.compute_ns, t.kernel_time_ns)},
-                   {"non_compute_percent", Percent(t.non_compute_ns, t.kernel_time_ns)}};
+  return {{"kernel_time_ns", t.kernel_time_ns},
+          {"idle_ns", t.idle_ns},
+          {"compute_ns", t.compute_ns},
+          {"non_compute_ns", t.non_compute_ns},
+          {"idle_percent", Percent(t.idle_ns, t.kernel_time_ns)},
+          {"compute_percent", Percent(t.compute_ns, t.kernel_time_ns)},
+          {"non_compute_percent", Percent(t.non_compute_ns, t.kernel_time_ns)}};
+}
+
+Json LaunchJson(const DeviceTimeline& d) {
   Json top = Json::array();
   for (const NameCount& n : d.launch.launch_bound) {
     top.push_back({{"name", n.name}, {"count", n.count}, {"total_ns", n.total_ns}});
   }
   const LaunchLatency& l = d.launch;
-  Json launch = {{"count", l.count},
-                 {"p50_ns", l.p50_ns},
-                 {"p90_ns", l.p90_ns},
-                 {"p99_ns", l.p99_ns},
-                 {"max_ns", l.max_ns},
-                 {"launch_bound",
-                  {{"count", l.launch_bound_count},
-                   {"total_ns", l.launch_bound_ns},
-                   {"top", std::move(top)}}}};
+  return {{"count", l.count},
+          {"p50_ns", l.p50_ns},
+          {"p90_ns", l.p90_ns},
+          {"p99_ns", l.p99_ns},
+          {"max_ns", l.max_ns},
+          {"launch_bound",
+           {{"count", l.launch_bound_count},
+            {"total_ns", l.launch_bound_ns},
+            {"top", std::move(top)}}}};
+}
+
+Json StepsJson(const DeviceTimeline& d) {
   Json steps = Json::array();
   for (const StepTimeline& s : d.steps) {
     steps.push_back({{"step", s.number},
@@ -94,38 +92,72 @@ Json DeviceJson(const DeviceTimeline& d) {
                      {"device_end_ns", s.device_end_ns},
                      {"device_span_ns", s.device_end_ns - s.device_start_ns}});
   }
-  return {{"input", d.input},
-          {"rank", OrNull(d.rank)},
-          {"label", d.label},
-          {"start_ns", d.start_ns},
-          {"end_ns", d.end_ns},
-          {"span_ns", d.span_ns},
-          {"busy_ns", d.busy_ns},
-          {"idle_ns", d.span_ns - d.busy_ns},
-          {"utilization_percent", d.utilization_percent},
-          {"kernel_count", d.kernel_count},
-          {"memcpy_count", d.memcpy_count},
-          {"memset_count", d.memset_count},
-          {"kernel_ns", d.kernel_ns},
-          {"memcpy_ns", d.memcpy_ns},
-          {"memset_ns", d.memset_ns},
-          {"streams", std::move(streams)},
-          {"concurrency", std::move(concurrency)},
-          {"communication_ns", d.communication_ns},
-          {"computation_ns", d.computation_ns},
-          {"memory_ns", d.memory_ns},
-          {"comm_comp_overlap_ns", d.comm_comp_overlap_ns},
-          {"comm_comp_overlap_percent", OrNull(d.comm_comp_overlap_percent)},
-          {"temporal_breakdown", std::move(temporal)},
-          {"gaps", GapsJson(d)},
-          {"launch_latency", std::move(launch)},
-          {"steps", std::move(steps)}};
+  return steps;
 }
+
+using D = DeviceTimeline;
+
+std::string Int(int64_t v) {
+  return std::to_string(v);
+}
+
+// The fields of a device (docs/timeline.md), in the order JSON and CSV write them:
+// JSON nests the streams, gaps, launch latency and steps; CSV has one row per device with the
+// gap and launch figures flattened into columns.
+const Column<D> kColumns[] = {
+    {"input", [](const D& d) { return Json(d.input); }, [](const D& d) { return Int(d.input); }},
+    {"rank", [](const D& d) { return OrNull(d.rank); },
+     [](const D& d) { return d.rank ? std::to_string(*d.rank) : ""; }},
+    {"label", [](const D& d) { return Json(d.label); }, [](const D& d) { return d.label; },
+     "device"},
+    {"start_ns", [](const D& d) { return Json(d.start_ns); },
+     [](const D& d) { return Int(d.start_ns); }},
+    {"end_ns", [](const D& d) { return Json(d.end_ns); }, [](const D& d) { return Int(d.end_ns); }},
+    {"span_ns", [](const D& d) { return Json(d.span_ns); },
+     [](const D& d) { return Int(d.span_ns); }},
+    {"busy_ns", [](const D& d) { return Json(d.busy_ns); },
+     [](const D& d) { return Int(d.busy_ns); }},
+    {"idle_ns", [](const D& d) { return Json(d.span_ns - d.busy_ns); }},
+    {"utilization_percent", [](const D& d) { return Json(d.utilization_percent); },
+     [](const D& d) { return fmt::format("{:.4f}", d.utilization_percent); }},
+    {"kernel_count", [](const D& d) { return Json(d.kernel_count); }},
+    {"memcpy_count", [](const D& d) { return Json(d.memcpy_count); }},
+    {"memset_count", [](const D& d) { return Json(d.memset_count); }},
+    {"kernel_ns", [](const D& d) { return Json(d.kernel_ns); },
+     [](const D& d) { return Int(d.kernel_ns); }},
+    {"memcpy_ns", [](const D& d) { return Json(d.memcpy_ns); },
+     [](const D& d) { return Int(d.memcpy_ns); }},
+    {"memset_ns", [](const D& d) { return Json(d.memset_ns); },
+     [](const D& d) { return Int(d.memset_ns); }},
+    {"streams", StreamsJson},
+    {"concurrency", ConcurrencyJson},
+    {"communication_ns", [](const D& d) { return Json(d.communication_ns); },
+     [](const D& d) { return Int(d.communication_ns); }},
+    {"computation_ns", [](const D& d) { return Json(d.computation_ns); },
+     [](const D& d) { return Int(d.computation_ns); }},
+    {"memory_ns", [](const D& d) { return Json(d.memory_ns); }},
+    {"comm_comp_overlap_ns", [](const D& d) { return Json(d.comm_comp_overlap_ns); },
+     [](const D& d) { return Int(d.comm_comp_overlap_ns); }},
+    {"comm_comp_overlap_percent", [](const D& d) { return OrNull(d.comm_comp_overlap_percent); }},
+    {"temporal_breakdown", TemporalJson},
+    {"gaps", GapsJson},
+    {"gap_count", nullptr, [](const D& d) { return std::to_string(d.gaps.size()); }},
+    {"gap_total_ns", nullptr, [](const D& d) { return Int(d.gap_total_ns); }},
+    {"launch_latency", LaunchJson},
+    {"launch_count", nullptr, [](const D& d) { return std::to_string(d.launch.count); }},
+    {"launch_p50_ns", nullptr, [](const D& d) { return Int(d.launch.p50_ns); }},
+    {"launch_p90_ns", nullptr, [](const D& d) { return Int(d.launch.p90_ns); }},
+    {"launch_p99_ns", nullptr, [](const D& d) { return Int(d.launch.p99_ns); }},
+    {"launch_max_ns", nullptr, [](const D& d) { return Int(d.launch.max_ns); }},
+    {"launch_bound_count", nullptr,
+     [](const D& d) { return std::to_string(d.launch.launch_bound_count); }},
+    {"steps", StepsJson},
+};
 
 void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
                 const TimelineOptions& analysis, const TimelineResult& result) {
   Json devices = Json::array();
-  for (const DeviceTimeline& d : result.devices) devices.push_back(DeviceJson(d));
+  for (const DeviceTimeline& d : result.devices) devices.push_back(DeviceTimelineJson(d, true));
   Json ranks = nullptr;
   if (!result.ranks.empty()) {
     Json rows = Json::array();
@@ -162,40 +194,13 @@ void RenderCsv(std::ostream& out, const TimelineResult& result, bool gaps_only) 
     }
     return;
   }
-  WriteCsvRow(out, {"input",          "rank",
-                    "device",         "start_ns",
-                    "end_ns",         "span_ns",
-                    "busy_ns",        "utilization_percent",
-                    "kernel_ns",      "memcpy_ns",
-                    "memset_ns",      "communication_ns",
-                    "computation_ns", "comm_comp_overlap_ns",
-                    "gap_count",      "gap_total_ns",
-                    "launch_count",   "launch_p50_ns",
-                    "launch_p90_ns",  "launch_p99_ns",
-                    "launch_max_ns",  "launch_bound_count"});
+  std::vector<std::string> header;
+  AddCsvHeader<D>(kColumns, &header);
+  WriteCsvRow(out, header);
   for (const DeviceTimeline& d : result.devices) {
-    WriteCsvRow(out, {std::to_string(d.input),
-                      d.rank ? std::to_string(*d.rank) : "",
-                      d.label,
-                      std::to_string(d.start_ns),
-                      std::to_string(d.end_ns),
-                      std::to_string(d.span_ns),
-                      std::to_string(d.busy_ns),
-                      fmt::format("{:.4f}", d.utilization_percent),
-                      std::to_string(d.kernel_ns),
-                      std::to_string(d.memcpy_ns),
-                      std::to_string(d.memset_ns),
-                      std::to_string(d.communication_ns),
-                      std::to_string(d.computation_ns),
-                      std::to_string(d.comm_comp_overlap_ns),
-                      std::to_string(d.gaps.size()),
-                      std::to_string(d.gap_total_ns),
-                      std::to_string(d.launch.count),
-                      std::to_string(d.launch.p50_ns),
-                      std::to_string(d.launch.p90_ns),
-                      std::to_string(d.launch.p99_ns),
-                      std::to_string(d.launch.max_ns),
-                      std::to_string(d.launch.launch_bound_count)});
+    std::vector<std::string> cells;
+    AddCsvCells<D>(kColumns, d, &cells);
+    WriteCsvRow(out, cells);
   }
 }
 
@@ -339,6 +344,22 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces,
 
 }  // namespace
 
+Json GapJson(const Gap& g) {
+  return {{"start_ns", g.start_ns},   {"end_ns", g.start_ns + g.length_ns},
+          {"length_ns", g.length_ns}, {"before", g.before},
+          {"after", g.after},         {"cause", GapCauseName(g.cause)}};
+}
+
+Json DeviceTimelineJson(const DeviceTimeline& device, bool gap_rows) {
+  Json object = ColumnsJson<D>(kColumns, device);
+  if (gap_rows) {
+    Json rows = Json::array();
+    for (const Gap& g : device.gaps) rows.push_back(GapJson(g));
+    object["gaps"]["rows"] = std::move(rows);
+  }
+  return object;
+}
+
 std::string ExplainNoDeviceWork(const std::vector<const Trace*>& traces) {
   uint64_t ranges = 0, ops = 0;
   for (const Trace* t : traces) {
@@ -358,17 +379,10 @@ std::string ExplainNoDeviceWork(const std::vector<const Trace*>& traces) {
 void RenderTimeline(std::ostream& out, const std::vector<const Trace*>& traces,
                     const TimelineOptions& analysis, const TimelineResult& result,
                     const TimelineRenderOptions& render) {
-  switch (render.format) {
-    case OutputFormat::kJson:
-      RenderJson(out, traces, analysis, result);
-      return;
-    case OutputFormat::kCsv:
-      RenderCsv(out, result, render.gaps_only);
-      return;
-    case OutputFormat::kTable:
-      RenderTable(out, traces, analysis, result, render);
-      return;
-  }
+  RenderAs(
+      render.format, [&] { RenderTable(out, traces, analysis, result, render); },
+      [&] { RenderJson(out, traces, analysis, result); },
+      [&] { RenderCsv(out, result, render.gaps_only); });
 }
 
 }  // namespace tensormorph

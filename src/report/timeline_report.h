@@ -1,5 +1,5 @@
 // `tensormorph timeline`: renders a TimelineResult as one block per device (table), JSON (schema
-// tensormorph.timeline/1, documented in README "tensormorph timeline") or CSV (one row per device,
+// tensormorph.timeline/1, documented in docs/timeline.md) or CSV (one row per device,
 // or one row per gap with `gaps_only`).
 #pragma once
 
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/timeline/timeline.h"
+#include "report/json_output.h"
 #include "report/output_format.h"
 
 namespace tensormorph {
@@ -21,6 +22,14 @@ struct TimelineRenderOptions {
 void RenderTimeline(std::ostream& out, const std::vector<const Trace*>& traces,
                     const TimelineOptions& analysis, const TimelineResult& result,
                     const TimelineRenderOptions& render);
+
+// One device as `timeline --format json` writes it (docs/timeline.md); without its
+// gaps' "rows" when `gap_rows` is false (the HTML report's model embeds the gaps its own way). Its
+// CSV columns come from the same table (timeline_report.cc).
+Json DeviceTimelineJson(const DeviceTimeline& device, bool gap_rows);
+
+// One idle gap: {"start_ns", "end_ns", "length_ns", "before", "after", "cause"}.
+Json GapJson(const Gap& gap);
 
 // Why the inputs show no device work, in one sentence.
 std::string ExplainNoDeviceWork(const std::vector<const Trace*>& traces);

@@ -122,6 +122,32 @@ async function checkKernels(page, inputs, label) {
   await page.fill('#kernels-table-filter', '');
 }
 
+// The page reads roofline rows by the names `roofline --format json` writes (`bound`, not the
+// `memory_bound` it once had): the roofline table's Bound column, and the kernels table's % of roof
+// beside each kernel with one roofline row.
+async function checkRooflineFields(page, inputs, label) {
+  const rows = runJson('roofline', '--format', 'json', ...inputs).rows;
+  const bounds = await page.$$eval('#roofline-table tbody tr', (trs) =>
+    trs.map((tr) => [tr.dataset.name, tr.querySelector('td[data-key="bound"]').textContent]));
+  check(bounds.length === rows.length && rows.every((r) => bounds.some(([n, b]) => n === r.name && b === (r.bound ?? '–'))),
+    `${label}: the roofline table's Bound column shows roofline JSON's bound (${bounds.map((b) => b[1]).join(', ')})`);
+  const roof = await page.$$eval('#kernels-table tbody tr', (trs) => Object.fromEntries(trs.map((tr) =>
+    [tr.dataset.name, tr.querySelector('td[data-key="percent_of_roof"]').dataset.value ?? null])));
+  const single = rows.filter((r) => r.percent_of_roof !== null && rows.filter((x) => x.name === r.name).length === 1);
+  check(single.length > 0 && single.every((r) => Number(roof[r.name]) === r.percent_of_roof),
+    `${label}: the kernels table's % of roof is roofline JSON's percent_of_roof for ${single.length} kernels`);
+}
+
+// The occupancy columns read `tensormorph occupancy --format json`'s names.
+async function checkOccupancyFields(page, inputs, label) {
+  const rows = runJson('occupancy', '--format', 'json', ...inputs).rows;
+  const shown = await page.$$eval('#occupancy-table tbody td[data-key="theoretical_occupancy"]', (tds) => tds.map((t) => Number(t.dataset.value)));
+  check(rows.length > 0 && shown.length === rows.length && rows.every((r) => shown.includes(r.theoretical_occupancy)),
+    `${label}: the occupancy table shows theoretical_occupancy of ${shown.length} rows, occupancy JSON ${rows.length}`);
+  const joined = await page.$$eval('#kernels-table tbody td[data-key="theoretical_occupancy"]', (tds) => tds.filter((t) => t.dataset.value !== undefined).length);
+  check(joined > 0, `${label}: ${joined} kernels show the theoretical occupancy of their launch shape`);
+}
+
 async function checkTimeline(page, label) {
   const painted = await paintedPixels(page);
   check(painted > 100, `${label}: timeline canvas draws kernel boxes (${painted} coloured pixels)`);
@@ -203,6 +229,7 @@ const ncuFixture = [path.join(root, 'tests/data/ncu_raw_fixture.csv')];
   const file = report('alexnet', alexnet, ['--baseline', demo[0]]);
   const ctx = await open(file);
   await checkKernels(ctx.page, alexnet, 'alexnet');
+  await checkOccupancyFields(ctx.page, alexnet, 'alexnet');
   await checkTimeline(ctx.page, 'alexnet');
   const diffRows = await ctx.page.$$eval('#diff-table tbody tr', (t) => t.length);
   const diff = runJson('diff', '--format', 'json', demo[0], alexnet[0]);
@@ -224,6 +251,7 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
     expected.every((r) => points.includes(r.name)), `${label}: roofline chart has ${points.length} points, roofline JSON ${expected.length} kernels with counters`);
   const roofs = await ctx.page.$$eval('#roofline-chart polyline.roof', (p) => p.length);
   check(roofs > 0, `${label}: the device's roof is drawn (${roofs})`);
+  await checkRooflineFields(ctx.page, inputs, label);
   await checkKernels(ctx.page, inputs, label);
   await ctx.page.locator('#roofline').screenshot({ path: path.join(out, `${label}-roofline.png`) });
   checkClean(ctx, label);

@@ -1,7 +1,7 @@
 // `tensormorph diff`: two profiles (baselines, or traces summarised the same way) side by side per
 // kernel and per op, with a verdict a CI job can gate on.
 //
-// Rules (README "tensormorph diff"):
+// Rules (docs/diff.md):
 //  * rows are keyed by kind + name + backend; a key on one side only is added / removed;
 //  * the compared value is a row's total, or its per-step mean (total / steps) when both profiles
 //    have steps and their step counts differ, so that 6 steps against 5 is not a 20% regression;
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "analysis/diff/mann_whitney.h"
-#include "baseline/baseline.h"
+#include "analysis/profile/profile.h"
 
 namespace tensormorph {
 

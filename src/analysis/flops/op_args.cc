@@ -1,59 +1,9 @@
 #include "analysis/flops/op_args.h"
 
 #include <charconv>
-#include <limits>
-#include <nlohmann/json.hpp>
 
 namespace tensormorph::flops {
 namespace {
-
-using nlohmann::json;
-
-// A flat list of non-negative integers that fit in int64; anything else is not a shape.
-std::optional<Shape> ParseShape(const json& j) {
-  if (!j.is_array()) return std::nullopt;
-  Shape s;
-  s.reserve(j.size());
-  for (const json& d : j) {
-    if (d.is_number_unsigned()) {
-      if (d.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-        return std::nullopt;
-      }
-      s.push_back(static_cast<int64_t>(d.get<uint64_t>()));
-    } else if (d.is_number_integer()) {
-      if (d.get<int64_t>() < 0) return std::nullopt;
-      s.push_back(d.get<int64_t>());
-    } else {
-      return std::nullopt;
-    }
-  }
-  return s;
-}
-
-// A negative or fractional dimension is never a real tensor: a list holding one is corrupt.
-bool HasBadNumber(const json& j) {
-  if (!j.is_array()) return false;
-  for (const json& d : j) {
-    if (d.is_number_integer() && !d.is_number_unsigned() && d.get<int64_t>() < 0) return true;
-    if (d.is_number_float()) return true;
-  }
-  return false;
-}
-
-// Fills one string column ("types" or "concrete"); false when it is present but malformed.
-bool ReadStrings(const json& root, const char* key, OpArgs& out, std::string OpArg::*field,
-                 bool& present) {
-  auto it = root.find(key);
-  if (it == root.end() || it->is_null()) return true;
-  if (!it->is_array() || it->size() != out.args.size()) return false;
-  for (size_t i = 0; i < it->size(); ++i) {
-    const json& v = (*it)[i];
-    if (!v.is_string()) return false;
-    out.args[i].*field = v.get<std::string>();
-  }
-  present = true;
-  return true;
-}
 
 bool ParseInt(std::string_view s, int64_t& v) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
@@ -65,20 +15,18 @@ bool ParseInt(std::string_view s, int64_t& v) {
 
 }  // namespace
 
-std::optional<OpArgs> ParseOpArgs(std::string_view inputs_json) {
-  json root = json::parse(inputs_json, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded() || !root.is_object()) return std::nullopt;
-  auto dims = root.find("dims");
-  if (dims == root.end() || !dims->is_array()) return std::nullopt;
+std::optional<OpArgs> ArgsOf(const OpInputs& inputs) {
+  if (!inputs.consistent) return std::nullopt;
   OpArgs out;
-  out.args.resize(dims->size());
-  for (size_t i = 0; i < dims->size(); ++i) {
-    if (HasBadNumber((*dims)[i])) return std::nullopt;
-    out.args[i].shape = ParseShape((*dims)[i]);
-  }
-  if (!ReadStrings(root, "types", out, &OpArg::type, out.has_types) ||
-      !ReadStrings(root, "concrete", out, &OpArg::concrete, out.has_concrete)) {
-    return std::nullopt;
+  out.has_types = inputs.has_types;
+  out.has_concrete = inputs.has_values;
+  out.args.resize(inputs.args.size());
+  for (size_t i = 0; i < inputs.args.size(); ++i) {
+    const OpInput& in = inputs.args[i];
+    OpArg& arg = out.args[i];
+    if (in.form == OpInput::DimsForm::kShape) arg.shape = in.dims;
+    arg.type = in.dtype;
+    arg.concrete = in.value;
   }
   return out;
 }

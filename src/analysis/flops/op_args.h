@@ -1,5 +1,6 @@
-// The recorded arguments of one framework op (Slice::inputs), parsed and validated, and the element
-// type tables the FLOP/byte estimator needs. Internal to src/analysis/flops.
+// The recorded arguments of one framework op (Trace::op_inputs, model/op_inputs.h) in the form the
+// formulas read, and the element type tables the FLOP/byte estimator needs. Internal to
+// src/analysis/flops.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "analysis/flops/op_work.h"
+#include "model/op_inputs.h"
 
 namespace tensormorph::flops {
 
@@ -29,10 +31,10 @@ struct OpArgs {
   bool has_concrete = false;
 };
 
-// Parses {"dims": [...], "types": [...], "concrete": [...]}. nullopt for malformed JSON, a missing
-// "dims", a negative or non-integer dimension, or "types"/"concrete" that are not lists of strings
-// as long as "dims" (a trace that disagrees with itself is not guessed at).
-std::optional<OpArgs> ParseOpArgs(std::string_view inputs_json);
+// The op's arguments; nullopt when the trace disagrees with itself (!OpInputs::consistent: a
+// negative or fractional dimension, types or values that do not match the dims), which is not
+// guessed at.
+std::optional<OpArgs> ArgsOf(const OpInputs& inputs);
 
 // Bytes per element of a Kineto "Input type" ("float" -> 4); nullopt for types it does not know.
 // Integer types are known here even though they carry no floating-point precision.

@@ -1,4 +1,4 @@
-// EstimateOpWork: parse the recorded arguments, run the op's formula, then add bytes and precision.
+// EstimateOpWork: read the recorded arguments, run the op's formula, then add bytes and precision.
 #include "analysis/flops/op_work.h"
 
 #include <fmt/format.h>
@@ -55,10 +55,10 @@ bool IsFlopCountedOp(std::string_view op_name) {
   return FindFormula(op_name) != nullptr;
 }
 
-std::optional<OpWork> EstimateOpWork(std::string_view op_name, std::string_view inputs_json) {
+std::optional<OpWork> EstimateOpWork(std::string_view op_name, const OpInputs& inputs) {
   FormulaFn fn = FindFormula(op_name);
   if (!fn) return std::nullopt;
-  std::optional<flops::OpArgs> args = flops::ParseOpArgs(inputs_json);
+  std::optional<flops::OpArgs> args = flops::ArgsOf(inputs);
   if (!args) return std::nullopt;
   std::optional<flops::Work> work = fn(op_name, *args);
   if (!work || !std::isfinite(work->flops)) return std::nullopt;

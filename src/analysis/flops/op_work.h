@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/op_inputs.h"
 #include "model/precision.h"
 
 namespace tensormorph {
@@ -34,12 +35,12 @@ struct OpWork {
   std::string formula;  // human-readable, e.g. "2*M*N*K (M=128, N=256, K=512)"
 };
 
-// `inputs_json` is Slice::inputs: {"dims": <Kineto "Input Dims">, "types": <"Input type">,
-// "concrete": <"Concrete Inputs">}; "types" and "concrete" may be absent. Returns nullopt for ops
-// it does not know, or whose shapes are missing, malformed or inconsistent (never a guess), and
-// for results that are not finite. Convolutions need stride/padding/dilation/groups from
-// "Concrete Inputs"; without them the result is nullopt. Never throws.
-std::optional<OpWork> EstimateOpWork(std::string_view op_name, std::string_view inputs_json);
+// `inputs` are the op's recorded arguments (Trace::op_inputs: Kineto's "Input Dims", "Input type",
+// "Concrete Inputs"); types and values may be absent. Returns nullopt for ops it does not know, or
+// whose shapes are missing, malformed or inconsistent (never a guess), and for results that are
+// not finite. Convolutions need stride/padding/dilation/groups from the concrete values; without
+// them the result is nullopt. Never throws.
+std::optional<OpWork> EstimateOpWork(std::string_view op_name, const OpInputs& inputs);
 
 // True for the op names EstimateOpWork knows.
 bool IsFlopCountedOp(std::string_view op_name);

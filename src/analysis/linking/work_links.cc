@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "analysis/linking/link_stage_counters.h"
+
 namespace tensormorph {
 namespace {
 
@@ -74,7 +76,8 @@ std::vector<uint32_t> SliceParents(const Trace& trace) {
 
 // The op named by an External id, if its window holds `time_ns` (see the header: External ids
 // of older traces name unrelated ops).
-// `exact`: the importer numbered the ids itself (kExactExternalIdsKey), the window is not checked.
+// `exact`: the importer numbered the ids itself (Trace::exact_external_ids), the window is not
+// checked.
 uint32_t OpByExternalId(const Trace& trace, const IdIndex& ops_by_external_id, int64_t external_id,
                         int64_t time_ns, bool exact = false) {
   if (external_id < 0) return kNoRow;
@@ -89,8 +92,7 @@ void LinkRows(const Trace& trace, const std::vector<Row>& rows, const IdIndex& l
               const IdIndex& ops_by_external_id, const TraceLinks& links,
               std::vector<WorkLink>* out) {
   out->assign(rows.size(), WorkLink{});
-  const auto exact_key = trace.metadata.find(std::string(kExactExternalIdsKey));
-  const bool exact_ids = exact_key != trace.metadata.end() && exact_key->second == "\"exact\"";
+  const bool exact_ids = trace.exact_external_ids;
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
     WorkLink& link = (*out)[i];
@@ -168,6 +170,7 @@ uint32_t EnclosingSlice(const Trace& trace, const TraceLinks& links, uint32_t tr
 }
 
 TraceLinks LinkTrace(const Trace& trace) {
+  ++link_stage::links_computed;
   TraceLinks links;
   links.slice_parent = SliceParents(trace);
   const IdIndex launches = IndexLaunches(trace, &links.duplicate_correlations);

@@ -8,9 +8,9 @@
 //     carries, if that op's time window holds the launch (the kernel start). External ids alone
 //     are not trusted: older Kineto wrote the correlation id into runtime calls' External id, so
 //     it names an unrelated op (alexnet_a100_cuda_sync_trace.json.gz: correlation 218). A trace
-//     whose importer numbered ops and kernels itself says so (metadata kExactExternalIdsKey =
-//     "exact"): a kernel without a launch then belongs to the op its External id names wherever
-//     it ran (ONNX Runtime's WebGPU EP dispatches run on the GPU after their node's host time);
+//     whose importer numbered ops and kernels itself says so (Trace::exact_external_ids): a
+//     kernel without a launch then belongs to the op its External id names wherever it ran (ONNX
+//     Runtime's WebGPU EP dispatches run on the GPU after their node's host time);
 //  3. without an op, the innermost user annotation (record_function range, not ProfilerStep#N)
 //     around the launch: serving frameworks such as SGLang replay CUDA/HIP graphs under their own
 //     annotations with no aten op around the graph launch;
@@ -28,9 +28,6 @@
 namespace tensormorph {
 
 constexpr uint32_t kNoRow = UINT32_MAX;
-
-// Trace::metadata key an importer sets to "\"exact\"" when it assigned every External id itself.
-inline constexpr std::string_view kExactExternalIdsKey = "external_id_links";
 
 enum class WorkOrigin : uint8_t {
   kOp,          // linked to a framework op

@@ -104,34 +104,20 @@ void CountLaunch(const Kernel& k, KernelOccupancyRow* row) {
     row->total_ns = INT64_MAX;
 }
 
-// The gfx target of a ROCm device, as the rocprof importer records it from agent_info in
-// Trace::metadata under "rocm_agent<trace id>_gfx_arch" (JSON text: "\"gfx942\""); see
-// import/rocprof/agents.h. Kineto's ROCm devices have none.
-std::optional<GpuArch> GfxArchOf(const Trace& trace, const Device& d) {
-  auto it = trace.metadata.find(fmt::format("rocm_agent{}_gfx_arch", d.trace_id));
-  if (it == trace.metadata.end()) return std::nullopt;
-  std::string_view text = it->second;
-  if (text.size() < 2 || text.front() != '"' || text.back() != '"') return std::nullopt;
-  StatusOr<GpuArch> arch = ParseArch(text.substr(1, text.size() - 2));
-  if (!arch.ok()) return std::nullopt;
-  return std::move(arch).value();
-}
-
-// The architecture a kernel on `device` ran on. The override wins for its own vendor. ROCm
-// devices report a "compute capability" too (9.0 on an MI250), but it does not name the gfx
-// target (gfx940 and gfx942 are both 9.4): they are looked up by the gfx name their trace
-// recorded, if any.
+// The architecture a kernel on `device` ran on. The override wins for its own vendor. Otherwise
+// the device's own (Device::arch): a CUDA compute capability, or the gfx target of a ROCm device
+// (ROCm devices report a "compute capability" too, 9.0 on an MI250, but it does not name the gfx
+// target: gfx940 and gfx942 are both 9.4), when its trace recorded one.
 std::optional<GpuArch> ArchOf(const Trace& trace, uint32_t device, Backend backend,
                               const KernelOccupancyQuery& query) {
   const GpuVendor vendor = backend == Backend::kRocm ? GpuVendor::kAmd : GpuVendor::kNvidia;
   if (query.arch && query.arch->vendor == vendor) return query.arch;
   if (device >= trace.devices.size()) return std::nullopt;
-  if (backend == Backend::kRocm) return GfxArchOf(trace, trace.devices[device]);
-  if (backend != Backend::kCuda) return std::nullopt;
+  if (backend != Backend::kRocm && backend != Backend::kCuda) return std::nullopt;
   const Device& d = trace.devices[device];
-  if (d.compute_major <= 0) return std::nullopt;
-  StatusOr<GpuArch> arch = ParseArch(fmt::format("{}.{}", d.compute_major, d.compute_minor));
-  if (!arch.ok()) return std::nullopt;
+  if (d.arch.empty()) return std::nullopt;
+  StatusOr<GpuArch> arch = ParseArch(d.arch);
+  if (!arch.ok() || arch->vendor != vendor) return std::nullopt;
   return std::move(arch).value();
 }
 
@@ -234,7 +220,7 @@ const char* SkipReasonText(SkipReason reason) {
   return "unknown";
 }
 
-KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>& traces,
+KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const LinkedTrace*>& traces,
                                                 const KernelOccupancyQuery& query) {
   KernelOccupancySummary summary;
   std::map<GroupKey, Group> groups;
@@ -249,10 +235,10 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
     if (__builtin_add_overflow(s.total_ns, k.duration_ns, &s.total_ns)) s.total_ns = INT64_MAX;
   };
 
-  for (const Trace* input : traces) {
-    const Trace& trace = *input;
+  for (const LinkedTrace* input : traces) {
+    const Trace& trace = input->trace();
     std::vector<std::optional<std::optional<GpuArch>>> archs(trace.devices.size() + 1);
-    // Nsight Compute counters by kernel index (a side table; empty for most formats).
+    // Measured counters by kernel index (a side table; empty for most formats).
     std::vector<const KernelCounters*> counters;
     if (!trace.kernel_counters.empty()) {
       counters.assign(trace.kernels.size(), nullptr);
@@ -260,7 +246,6 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
         if (c.kernel < counters.size()) counters[c.kernel] = &c;
       }
     }
-    const bool from_ncu = trace.format == "ncu-csv";
     std::unordered_map<LaunchKey, Resolution, LaunchKeyHash> cache;
 
     for (size_t i = 0; i < trace.kernels.size(); ++i) {
@@ -383,8 +368,11 @@ KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>&
       CountLaunch(k, &row);
       if (c != nullptr && c->achieved_occupancy_percent) {
         group->ncu.Add(*c->achieved_occupancy_percent, k.duration_ns);
-        group->measured_by_rocprof |= trace.format == "rocprof";
-      } else if (!from_ncu && k.achieved_occupancy_percent >= 0) {
+        group->measured_by_rocprof |= c->source == CounterSource::kRocprofCompute ||
+                                      c->source == CounterSource::kRocprofComputeDb ||
+                                      c->source == CounterSource::kRocpd;
+      } else if (k.occupancy_source == CounterSource::kKinetoEstimate &&
+                 k.achieved_occupancy_percent >= 0) {
         // The Nsight Compute importer copies its counter into the row too; only Kineto's own
         // estimate is read from there.
         group->kineto.Add(k.achieved_occupancy_percent, k.duration_ns);

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/linking/linked_trace.h"
 #include "analysis/occupancy/gpu_limits.h"
 #include "analysis/occupancy/occupancy.h"
 #include "model/trace.h"
@@ -105,7 +106,7 @@ struct KernelOccupancySummary {
   std::map<SkipReason, SkippedLaunches> skipped;
 };
 
-KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const Trace*>& traces,
+KernelOccupancySummary SummarizeKernelOccupancy(const std::vector<const LinkedTrace*>& traces,
                                                 const KernelOccupancyQuery& query);
 
 }  // namespace tensormorph

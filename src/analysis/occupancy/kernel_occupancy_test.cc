@@ -16,6 +16,7 @@
 #include <string>
 
 #include "import/importer.h"
+#include "support/linked.h"
 
 namespace tensormorph {
 namespace {
@@ -58,7 +59,7 @@ class KernelOccupancyAlexNetA100 : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     trace_ = new Trace(Load(kAlexNet));
-    summary_ = new KernelOccupancySummary(SummarizeKernelOccupancy({trace_}, {}));
+    summary_ = new KernelOccupancySummary(SummarizeKernelOccupancy(Linked({trace_}), {}));
   }
   static void TearDownTestSuite() {
     delete summary_;
@@ -189,7 +190,7 @@ TEST_F(KernelOccupancyAlexNetA100, ArchOverrideAndTop) {
   KernelOccupancyQuery query;
   query.arch = ParseArch("sm_90").value();
   query.top = 1;
-  const KernelOccupancySummary s = SummarizeKernelOccupancy({trace_}, query);
+  const KernelOccupancySummary s = SummarizeKernelOccupancy(Linked({trace_}), query);
   ASSERT_EQ(s.rows.size(), 1u);
   EXPECT_EQ(s.row_count_before_top, 16u);
   EXPECT_EQ(s.rows[0].arch, "sm_90");
@@ -203,7 +204,7 @@ TEST_F(KernelOccupancyAlexNetA100, ArchOverrideAndTop) {
 // configuration; Nsight Systems has no achieved occupancy.
 TEST(KernelOccupancy, NsightSystemsRtx3080) {
   const Trace trace = Load(kRtx3080);
-  const KernelOccupancySummary s = SummarizeKernelOccupancy({&trace}, {});
+  const KernelOccupancySummary s = SummarizeKernelOccupancy(Linked({&trace}), {});
   EXPECT_EQ(s.kernel_count, 2u);
   EXPECT_TRUE(s.skipped.empty());
   ASSERT_EQ(s.rows.size(), 2u);
@@ -243,7 +244,7 @@ TEST(KernelOccupancy, NsightSystemsRtx3080) {
 TEST(KernelOccupancy, UnknownArchitectureUntilArchIsGiven) {
   // This H100 export lacks TARGET_INFO_GPU: no compute capability, so nothing can be computed...
   const Trace trace = Load(kH100NoGpuInfo);
-  const KernelOccupancySummary s = SummarizeKernelOccupancy({&trace}, {});
+  const KernelOccupancySummary s = SummarizeKernelOccupancy(Linked({&trace}), {});
   EXPECT_TRUE(s.rows.empty());
   ASSERT_EQ(s.skipped.count(SkipReason::kUnknownArchitecture), 1u);
   EXPECT_EQ(s.skipped.at(SkipReason::kUnknownArchitecture).count, s.kernel_count);
@@ -251,7 +252,7 @@ TEST(KernelOccupancy, UnknownArchitectureUntilArchIsGiven) {
   // ... until --arch names it.
   KernelOccupancyQuery query;
   query.arch = ParseArch("sm_90").value();
-  const KernelOccupancySummary with_arch = SummarizeKernelOccupancy({&trace}, query);
+  const KernelOccupancySummary with_arch = SummarizeKernelOccupancy(Linked({&trace}), query);
   EXPECT_EQ(with_arch.computed_count, with_arch.kernel_count);
   EXPECT_TRUE(with_arch.skipped.empty());
 }
@@ -262,7 +263,7 @@ TEST(KernelOccupancy, RocmKinetoTraceHasNoRegisters) {
   for (const char* arch : {"", "gfx90a"}) {
     KernelOccupancyQuery query;
     if (*arch != '\0') query.arch = ParseArch(arch).value();
-    const KernelOccupancySummary s = SummarizeKernelOccupancy({&trace}, query);
+    const KernelOccupancySummary s = SummarizeKernelOccupancy(Linked({&trace}), query);
     EXPECT_EQ(s.kernel_count, 14u);
     EXPECT_TRUE(s.rows.empty());
     ASSERT_EQ(s.skipped.size(), 1u);
@@ -275,11 +276,11 @@ TEST(KernelOccupancy, RocmKinetoTraceHasNoRegisters) {
 // estimate, one name launched with two configurations, rejected and incomplete launches).
 TEST(KernelOccupancy, GroupingSourcesAndSkips) {
   Trace t;
-  t.format = "kineto";
   Device gpu;
   gpu.backend = Backend::kCuda;
   gpu.compute_major = 8;
   gpu.compute_minor = 0;
+  gpu.arch = "8.0";
   Device cpu;
   cpu.backend = Backend::kCpu;
   t.devices = {gpu, cpu};
@@ -293,6 +294,7 @@ TEST(KernelOccupancy, GroupingSourcesAndSkips) {
     k.registers_per_thread = regs;
     k.duration_ns = dur;
     k.achieved_occupancy_percent = estimate;
+    if (estimate >= 0) k.occupancy_source = CounterSource::kKinetoEstimate;
     t.kernels.push_back(k);
   };
   add("gemm", 0, 256, 32, 100, 80);   // 0
@@ -305,10 +307,11 @@ TEST(KernelOccupancy, GroupingSourcesAndSkips) {
   add("host", 1, 1, 1, 10, -1);       // a CPU "kernel"
   KernelCounters c;
   c.kernel = 3;
+  c.source = CounterSource::kNsightCompute;
   c.achieved_occupancy_percent = 70;
   t.kernel_counters.push_back(c);
 
-  const KernelOccupancySummary s = SummarizeKernelOccupancy({&t}, {});
+  const KernelOccupancySummary s = SummarizeKernelOccupancy(Linked({&t}), {});
   EXPECT_EQ(s.kernel_count, 8u);
   EXPECT_EQ(s.computed_count, 4u);
   ASSERT_EQ(s.rows.size(), 3u);
@@ -334,22 +337,22 @@ TEST(KernelOccupancy, GroupingSourcesAndSkips) {
 namespace tensormorph {
 namespace {
 
-// rocprof kernels carry VGPRs, AGPRs, SGPRs and LDS; the gfx target comes from the agent (the
-// importer's "rocm_agent<id>_gfx_arch" metadata) or --arch. By hand (other-backends.md §2, gfx90a:
-// 4 SIMDs x 8 waves, 512 unified VGPRs per lane in granules of 8, 64 KiB LDS in 512 B granules):
+// rocprof kernels carry VGPRs, AGPRs, SGPRs and LDS; the gfx target comes from the agent
+// (Device::arch, which the importer sets from agent_info) or --arch. By hand (other-backends.md
+// §2, gfx90a: 4 SIMDs x 8 waves, 512 unified VGPRs per lane in granules of 8, 64 KiB LDS in 512 B
+// granules):
 //   256 work-items = 4 waves; 16384 B LDS -> 65536 / 16384 = 4 workgroups; waves 32 / 4 = 8.
 //   128 VGPRs + 128 AGPRs = 256 -> 2 waves/SIMD -> 4 x 2 / 4 = 2 workgroups: 8/32 = 25 %.
 //   128 VGPRs, no AGPRs = 128 -> 4 waves/SIMD -> 4 x 4 / 4 = 4 workgroups (tied with LDS):
 //   16/32 = 50 %, registers first among the tied.
 TEST(KernelOccupancy, RocprofKernelsUseTheirAgentsGfxTarget) {
   Trace t;
-  t.format = "rocprof";
   Device gpu;
   gpu.backend = Backend::kRocm;
   gpu.trace_id = 4;
-  gpu.compute_major = 9;  // says gfx9, not which gfx9: the metadata names it
+  gpu.compute_major = 9;  // says gfx9, not which gfx9: the arch names it
+  gpu.arch = "gfx90a";
   t.devices = {gpu};
-  t.metadata["rocm_agent4_gfx_arch"] = "\"gfx90a\"";
   auto add = [&](uint16_t vgprs, uint16_t agprs, int64_t duration) {
     Kernel k;
     k.name = t.strings.Intern("gemm");
@@ -367,7 +370,7 @@ TEST(KernelOccupancy, RocprofKernelsUseTheirAgentsGfxTarget) {
   add(128, 0, 100);
   add(0, 0, 50);  // a launch without registers (Kineto-style) stays skipped
 
-  KernelOccupancySummary s = SummarizeKernelOccupancy({&t}, {});
+  KernelOccupancySummary s = SummarizeKernelOccupancy(Linked({&t}), {});
   ASSERT_EQ(s.rows.size(), 2u);
   EXPECT_EQ(s.rows[0].arch, "gfx90a");
   EXPECT_EQ(s.rows[0].occupancy.registers_allocated, 256);
@@ -383,11 +386,54 @@ TEST(KernelOccupancy, RocprofKernelsUseTheirAgentsGfxTarget) {
   // --arch overrides the agent's target for AMD kernels; without either the target is unknown.
   KernelOccupancyQuery query;
   query.arch = ParseArch("gfx942").value();
-  EXPECT_EQ(SummarizeKernelOccupancy({&t}, query).rows[0].arch, "gfx942");
-  t.metadata.clear();
-  s = SummarizeKernelOccupancy({&t}, {});
+  EXPECT_EQ(SummarizeKernelOccupancy(Linked({&t}), query).rows[0].arch, "gfx942");
+  t.devices[0].arch.clear();
+  s = SummarizeKernelOccupancy(Linked({&t}), {});
   EXPECT_TRUE(s.rows.empty());
   EXPECT_EQ(s.skipped.at(SkipReason::kUnknownArchitecture).count, 2u);
+}
+
+// Who measured a kernel's occupancy is a field of the model (CounterSource), not the trace's
+// format: rocprof-compute's counters are named so; a measurement the importer copied into the
+// kernel row (Nsight Compute) is not taken for Kineto's estimate; a CUDA compute capability named
+// as a ROCm device's arch names no gfx target.
+TEST(KernelOccupancy, SourcesAreFieldsOfTheModel) {
+  Trace t;
+  t.format = "ncu-csv";  // ignored: the fields below decide
+  Device gpu;
+  gpu.backend = Backend::kRocm;
+  gpu.arch = "gfx942";
+  Device rocm_cc = gpu;
+  rocm_cc.arch = "9.4";
+  t.devices = {gpu, rocm_cc};
+  auto add = [&](uint32_t device, int8_t row_percent, CounterSource row_source) {
+    Kernel k;
+    k.name = t.strings.Intern(device == 0 ? "gemm" : "other");
+    k.device = device;
+    k.block = {256, 1, 1};
+    k.grid = {64, 1, 1};
+    k.registers_per_thread = 64;
+    k.duration_ns = 100;
+    k.achieved_occupancy_percent = row_percent;
+    k.occupancy_source = row_source;
+    t.kernels.push_back(k);
+  };
+  add(0, 55, CounterSource::kNsightCompute);  // measured, and also in the counters below
+  add(0, 30, CounterSource::kNsightCompute);  // measured, but not in the counters: not an estimate
+  add(1, -1, CounterSource::kNone);
+  KernelCounters c;
+  c.kernel = 0;
+  c.source = CounterSource::kRocprofCompute;
+  c.achieved_occupancy_percent = 55;
+  t.kernel_counters.push_back(c);
+
+  const KernelOccupancySummary s = SummarizeKernelOccupancy(Linked({&t}), {});
+  ASSERT_EQ(s.rows.size(), 1u);
+  EXPECT_EQ(s.rows[0].arch, "gfx942");
+  EXPECT_EQ(s.rows[0].achieved_source, AchievedSource::kRocprofCompute);
+  EXPECT_EQ(s.rows[0].achieved_launches, 1u);
+  EXPECT_DOUBLE_EQ(*s.rows[0].achieved, 0.55);
+  EXPECT_EQ(s.skipped.at(SkipReason::kUnknownArchitecture).count, 1u);
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "analysis/flops/slice_work.h"
 #include "analysis/kernels.h"
 #include "analysis/linking/work_links.h"
 #include "analysis/ops/op_stacks.h"
@@ -34,7 +33,7 @@ class OpAggregator {
  public:
   explicit OpAggregator(const OpQuery& query) : query_(query) {}
 
-  void Add(const Trace& trace, int input, bool several_inputs);
+  void Add(const LinkedTrace& linked, int input, bool several_inputs);
   OpSummary Finish();
 
  private:
@@ -103,14 +102,15 @@ void OpAggregator::AddKernel(const Kernel& kernel, const std::string& kernel_nam
   named.total_ns = SaturatingAdd(named.total_ns, kernel.duration_ns);
 }
 
-void OpAggregator::Add(const Trace& trace, int input, bool several_inputs) {
-  const TraceLinks links = LinkTrace(trace);
+void OpAggregator::Add(const LinkedTrace& linked, int input, bool several_inputs) {
+  const Trace& trace = linked.trace();
+  const TraceLinks& links = linked.links();
   const OpStacks stacks(trace, links, query_.by_stack);
   constexpr size_t kNone = SIZE_MAX;
   std::vector<size_t> row_of_slice(trace.slices.size(), kNone);
   const std::vector<int64_t> inclusive_ns =
       ComputeSliceDeviceTime(trace, links, stacks, query_.backend).inclusive_ns;
-  const std::vector<std::optional<OpWork>> work_of_slice = EstimateSliceWork(trace);
+  const std::vector<std::optional<OpWork>>& work_of_slice = linked.slice_work();
 
   auto count_call = [&](uint32_t slice, const std::string& origin) {
     const size_t row = RowOf(trace, input, slice, stacks, origin);
@@ -218,7 +218,7 @@ OpSummary OpAggregator::Finish() {
 
 }  // namespace
 
-OpSummary SummarizeOps(const std::vector<const Trace*>& traces, const OpQuery& query) {
+OpSummary SummarizeOps(const std::vector<const LinkedTrace*>& traces, const OpQuery& query) {
   OpAggregator aggregator(query);
   const bool several = traces.size() > 1;
   for (size_t i = 0; i < traces.size(); ++i) {

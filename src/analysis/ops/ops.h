@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/linking/linked_trace.h"
 #include "model/trace.h"
 
 namespace tensormorph {
@@ -75,6 +76,6 @@ struct OpSummary {
   bool host_only = false;  // no device work at all: rows ranked by host time
 };
 
-OpSummary SummarizeOps(const std::vector<const Trace*>& traces, const OpQuery& query);
+OpSummary SummarizeOps(const std::vector<const LinkedTrace*>& traces, const OpQuery& query);
 
 }  // namespace tensormorph

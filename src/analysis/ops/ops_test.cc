@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "model/trace_order.h"
+#include "support/linked.h"
 
 namespace tensormorph {
 namespace {
@@ -67,7 +68,7 @@ const OpRow* Find(const OpSummary& s, const std::string& name) {
 
 TEST(SummarizeOps, SelfInclusiveRecursionAndUnattributed) {
   const Trace t = MakeTrace();
-  const OpSummary s = SummarizeOps({&t}, {});
+  const OpSummary s = SummarizeOps(Linked({&t}), {});
   EXPECT_EQ(s.ops, 3u);
   EXPECT_EQ(s.kernels, 4u);
   EXPECT_EQ(s.attributed_kernels, 3u);
@@ -87,7 +88,7 @@ TEST(SummarizeOps, SelfInclusiveRecursionAndUnattributed) {
 
 TEST(SummarizeOps, AnOpOnTwoBackendsShowsTheSplit) {
   const Trace t = MakeTrace();
-  const OpSummary s = SummarizeOps({&t}, {});
+  const OpSummary s = SummarizeOps(Linked({&t}), {});
   const OpRow* mix = Find(s, "aten::mix");
   ASSERT_NE(mix, nullptr);
   ASSERT_EQ(mix->placements.size(), 2u);
@@ -103,14 +104,14 @@ TEST(SummarizeOps, BackendFilterAndModulePaths) {
   const Trace t = MakeTrace();
   OpQuery rocm_only;
   rocm_only.backend = Backend::kRocm;
-  const OpSummary rocm = SummarizeOps({&t}, rocm_only);
+  const OpSummary rocm = SummarizeOps(Linked({&t}), rocm_only);
   ASSERT_EQ(rocm.rows.size(), 1u);
   EXPECT_EQ(rocm.rows[0].name, "aten::mix");
   EXPECT_EQ(rocm.rows[0].device_ns, 50);
 
   OpQuery by_stack;
   by_stack.by_stack = true;
-  const OpSummary stacked = SummarizeOps({&t}, by_stack);
+  const OpSummary stacked = SummarizeOps(Linked({&t}), by_stack);
   const OpRow* mix = Find(stacked, "aten::mix");
   ASSERT_NE(mix, nullptr);
   EXPECT_EQ(mix->stack, "Block_0");
@@ -119,7 +120,7 @@ TEST(SummarizeOps, BackendFilterAndModulePaths) {
 TEST(SummarizeOps, HostOnlyTracesRankByHostTime) {
   Trace t = MakeTrace();
   t.kernels.clear();
-  const OpSummary s = SummarizeOps({&t}, {});
+  const OpSummary s = SummarizeOps(Linked({&t}), {});
   EXPECT_TRUE(s.host_only);
   EXPECT_EQ(s.rows[0].name, "aten::to");  // 150 ns of host time against mix's 100
 }

@@ -5,6 +5,8 @@
 #include <map>
 #include <string_view>
 
+#include "analysis/linking/link_stage_counters.h"
+
 namespace tensormorph {
 namespace {
 
@@ -42,6 +44,7 @@ int32_t StepIndexAt(const std::vector<Step>& steps, int64_t time_ns) {
 }
 
 std::vector<Step> FindSteps(const Trace& trace) {
+  ++link_stage::steps_computed;
   std::map<uint32_t, std::vector<Step>> by_track;
   for (uint32_t i = 0; i < trace.slices.size(); ++i) {
     const Slice& slice = trace.slices[i];

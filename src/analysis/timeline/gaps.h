@@ -1,4 +1,4 @@
-// Idle gaps on one device and why the device sat idle (README "tensormorph timeline", "Gaps").
+// Idle gaps on one device and why the device sat idle (docs/timeline.md, "Definitions").
 //
 // A gap is an idle stretch between the union of the device's work (kernels, memcpys, memsets),
 // longer than the threshold: nsys analyze's gpu_gaps. Its cause comes from the launch call of the

@@ -80,11 +80,10 @@ void FillClasses(const std::vector<WorkItem>& work, DeviceTimeline* d) {
   d->temporal.non_compute_ns = d->busy_ns - d->computation_ns;
 }
 
-void AnalyzeInput(int index, const TimelineInput& input, const TimelineOptions& options,
+void AnalyzeInput(int index, const LinkedTrace& input, const TimelineOptions& options,
                   TimelineResult* result) {
-  const Trace& trace = *input.trace;
-  static const TraceLinks kNoLinks;
-  const TraceLinks& links = input.links ? *input.links : kNoLinks;
+  const Trace& trace = input.trace();
+  const TraceLinks& links = input.links();
   const HostWaits waits(trace);
   const std::vector<std::vector<WorkItem>> by_device = CollectDeviceWork(trace);
   for (uint32_t slot = 0; slot < by_device.size(); ++slot) {
@@ -100,10 +99,9 @@ void AnalyzeInput(int index, const TimelineInput& input, const TimelineOptions& 
     FillClasses(work, &d);
     FindDeviceGaps(trace, links, waits, work, merged, options.min_gap_ns, &d);
     d.launch = MeasureLaunchLatency(trace, links, work);
-    if (input.steps && !input.steps->empty()) {
-      static const std::vector<int32_t> kNone;
-      d.steps = StepsOnDevice(*input.steps, input.step_of_kernels ? *input.step_of_kernels : kNone,
-                              input.step_of_transfers ? *input.step_of_transfers : kNone, work);
+    if (!input.steps().empty()) {
+      d.steps =
+          StepsOnDevice(input.steps(), input.step_of_kernels(), input.step_of_transfers(), work);
     }
     result->devices.push_back(std::move(d));
   }
@@ -111,36 +109,25 @@ void AnalyzeInput(int index, const TimelineInput& input, const TimelineOptions& 
 
 }  // namespace
 
-TimelineResult AnalyzeTimeline(const std::vector<TimelineInput>& inputs,
+TimelineResult AnalyzeTimeline(const std::vector<const LinkedTrace*>& inputs,
                                const TimelineOptions& options) {
   TimelineResult result;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    AnalyzeInput(static_cast<int>(i), inputs[i], options, &result);
+    AnalyzeInput(static_cast<int>(i), *inputs[i], options, &result);
   }
   if (inputs.size() > 1) {
     std::vector<std::vector<int64_t>> step_ns;
     for (size_t i = 0; i < inputs.size(); ++i) {
-      result.ranks.push_back({static_cast<int>(i), inputs[i].trace->rank, 0, std::nullopt, false});
+      result.ranks.push_back(
+          {static_cast<int>(i), inputs[i]->trace().rank, 0, std::nullopt, false});
       std::vector<int64_t> durations;
-      if (inputs[i].steps) {
-        for (const Step& s : *inputs[i].steps) durations.push_back(s.end_ns - s.start_ns);
-      }
+      for (const Step& s : inputs[i]->steps()) durations.push_back(s.end_ns - s.start_ns);
       step_ns.push_back(std::move(durations));
     }
     result.median_rank_step_ns =
         MarkStragglers(step_ns, options.straggler_threshold_percent, &result.ranks);
   }
   return result;
-}
-
-LinkedTrace LinkForTimeline(const Trace& trace) {
-  LinkedTrace out;
-  out.trace = &trace;
-  out.links = LinkTrace(trace);
-  out.steps = FindSteps(trace);
-  out.step_of_kernels = StepOfKernels(trace, out.links, out.steps);
-  out.step_of_transfers = StepOfTransfers(trace, out.links, out.steps);
-  return out;
 }
 
 }  // namespace tensormorph

@@ -2,7 +2,7 @@
 // what, on which streams, how many kernels ran at once, where it sat idle and why, how long the
 // host took to get kernels onto it; per step; and across the ranks of one job, which rank is slow.
 // Definitions follow nsys analyze (gpu_gaps) and Holistic Trace Analysis (temporal breakdown,
-// communication/computation overlap, short kernels); README "tensormorph timeline" states each one.
+// communication/computation overlap, short kernels); docs/timeline.md states each one.
 #pragma once
 
 #include <array>
@@ -11,8 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/linking/work_links.h"
-#include "analysis/steps/steps.h"
+#include "analysis/linking/linked_trace.h"
 #include "model/trace.h"
 
 namespace tensormorph {
@@ -120,29 +119,8 @@ struct TimelineResult {
   std::optional<int64_t> median_rank_step_ns;  // median of the ranks' medians
 };
 
-// What one input brings: the trace and what the linking and step stages found in it.
-struct TimelineInput {
-  const Trace* trace = nullptr;
-  const TraceLinks* links = nullptr;
-  const std::vector<Step>* steps = nullptr;
-  const std::vector<int32_t>* step_of_kernels = nullptr;    // StepOfKernels
-  const std::vector<int32_t>* step_of_transfers = nullptr;  // StepOfTransfers
-};
-
-// The linking and step stages run on one trace: what its TimelineInput points into, so it must
-// stay alive and unmoved while the input is used.
-struct LinkedTrace {
-  const Trace* trace = nullptr;
-  TraceLinks links;
-  std::vector<Step> steps;
-  std::vector<int32_t> step_of_kernels, step_of_transfers;
-  TimelineInput Input() const {
-    return {trace, &links, &steps, &step_of_kernels, &step_of_transfers};
-  }
-};
-LinkedTrace LinkForTimeline(const Trace& trace);
-
-TimelineResult AnalyzeTimeline(const std::vector<TimelineInput>& inputs,
+// One DeviceTimeline per device of each input, in input order; with several inputs, their ranks.
+TimelineResult AnalyzeTimeline(const std::vector<const LinkedTrace*>& inputs,
                                const TimelineOptions& options);
 
 }  // namespace tensormorph

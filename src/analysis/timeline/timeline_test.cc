@@ -10,11 +10,10 @@
 namespace tensormorph {
 namespace {
 
+// Launches are linked by correlation id (call i carries i + 1) and the step is a ProfilerStep#41
+// annotation, so the linking stage finds what the comments say.
 struct Fixture {
   Trace trace;
-  TraceLinks links;
-  std::vector<Step> steps;
-  std::vector<int32_t> step_of_kernels, step_of_transfers;
 
   uint32_t Call(const char* name, int64_t start, int64_t duration) {
     ApiCall c;
@@ -22,6 +21,7 @@ struct Fixture {
     c.start_ns = start;
     c.duration_ns = duration;
     c.track = 0;
+    c.link.correlation = trace.api_calls.size() + 1;
     trace.api_calls.push_back(c);
     return static_cast<uint32_t>(trace.api_calls.size() - 1);
   }
@@ -32,10 +32,8 @@ struct Fixture {
     k.duration_ns = duration;
     k.device = 0;
     k.stream = 7;
+    if (launch != kNoRow) k.link.correlation = trace.api_calls[launch].link.correlation;
     trace.kernels.push_back(k);
-    WorkLink link;
-    link.launch = launch;
-    links.kernels.push_back(link);
   }
   void AddMemcpy(int64_t start, int64_t duration, uint32_t launch) {
     Transfer t;
@@ -44,10 +42,8 @@ struct Fixture {
     t.duration_ns = duration;
     t.device = 0;
     t.stream = 9;
+    t.link.correlation = trace.api_calls[launch].link.correlation;
     trace.transfers.push_back(t);
-    WorkLink link;
-    link.launch = launch;
-    links.transfers.push_back(link);
   }
 
   Fixture() {
@@ -73,16 +69,20 @@ struct Fixture {
     // Gap [4010,5000): a blocking cudaMemcpy returned at 4800 first: memcpy wait.
     Call("cudaMemcpy", 4000, 800);
     AddKernel("after_copy", 5000, 5, Call("cudaLaunchKernel", 4900, 20));  // launch-bound
-    steps.push_back({41, -100, 2000, 0});
-    step_of_kernels = {0, 0, 0, -1, -1, -1};
-    step_of_transfers = {0};
+    // Step 41 on the host, [-100, 2000): it launched gemm, the all-reduce, relu and the copy.
+    Slice step;
+    step.name = trace.strings.Intern("ProfilerStep#41");
+    step.start_ns = -100;
+    step.duration_ns = 2100;
+    step.kind = SliceKind::kUserAnnotation;
+    trace.slices.push_back(step);
   }
 
   TimelineResult Analyze(int64_t min_gap_ns = 100) {
     TimelineOptions options;
     options.min_gap_ns = min_gap_ns;
-    return AnalyzeTimeline({{&trace, &links, &steps, &step_of_kernels, &step_of_transfers}},
-                           options);
+    const LinkedTrace linked(trace);
+    return AnalyzeTimeline({&linked}, options);
   }
 };
 
@@ -169,8 +169,8 @@ TEST(TimelineSteps, WorkOfTheStep) {
 
 TEST(TimelineDevice, NoDeviceWorkGivesNoRows) {
   Trace empty;
-  TraceLinks links;
-  const TimelineResult r = AnalyzeTimeline({{&empty, &links, nullptr, nullptr, nullptr}}, {});
+  const LinkedTrace linked(empty);
+  const TimelineResult r = AnalyzeTimeline({&linked}, {});
   EXPECT_TRUE(r.devices.empty());
   EXPECT_TRUE(r.ranks.empty());
 }

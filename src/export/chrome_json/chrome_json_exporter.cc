@@ -5,7 +5,8 @@
 
 namespace tensormorph {
 
-Status ChromeJsonExporter::Export(const Trace& trace, const std::string& output_path) const {
+Status ChromeJsonExporter::Export(const LinkedTrace& linked, const std::string& output_path) const {
+  const Trace& trace = linked.trace();
   chrome_json::JsonFileWriter out(output_path);
   if (Status opened = out.Open(); !opened.ok()) return opened;
   chrome_json::EventWriter events(trace, &out);

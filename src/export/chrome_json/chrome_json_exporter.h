@@ -13,7 +13,7 @@ class ChromeJsonExporter : public Exporter {
   std::string_view description() const override {
     return "Chrome trace JSON (Kineto dialect) for Perfetto UI and chrome://tracing";
   }
-  Status Export(const Trace& trace, const std::string& output_path) const override;
+  Status Export(const LinkedTrace& linked, const std::string& output_path) const override;
 };
 
 }  // namespace tensormorph

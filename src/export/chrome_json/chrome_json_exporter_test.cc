@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/linking/work_links.h"
+#include "import/common/op_inputs_json.h"
 #include "import/importer.h"
 #include "model/trace_order.h"
 
@@ -76,7 +77,7 @@ Trace MakeTrace() {
   op.duration_ns = 20'000;
   op.external_id = 3;
   op.name = trace.strings.Intern("aten::mm");
-  op.inputs = trace.strings.Intern(kOpInputs);
+  op.inputs = trace.op_inputs.Add(OpInputsFromObjectText(kOpInputs));
   op.track = 0;
   trace.slices.push_back(op);
   Slice step = op;
@@ -90,7 +91,7 @@ Trace MakeTrace() {
   Slice no_dims = step;  // inputs JSON without any member: no args, and no crash
   no_dims.kind = SliceKind::kOp;
   no_dims.name = trace.strings.Intern("aten::empty");
-  no_dims.inputs = trace.strings.Intern("{}");
+  no_dims.inputs = trace.op_inputs.Add(OpInputsFromObjectText("{}"));
   no_dims.start_ns += 50;
   no_dims.duration_ns = 10;
   trace.slices.push_back(no_dims);
@@ -116,7 +117,7 @@ Trace MakeTrace() {
 TEST(ChromeJsonExport, WritesValidJsonWithOneThreadPerStream) {
   const Trace trace = MakeTrace();
   const std::string path = testing::TempDir() + "/chrome_json_synthetic.json";
-  ASSERT_TRUE(FindExporter("chrome-json")->Export(trace, path).ok());
+  ASSERT_TRUE(FindExporter("chrome-json")->Export(LinkedTrace(trace), path).ok());
   std::ifstream in(path);
   const nlohmann::json root = nlohmann::json::parse(in);  // throws (fails) on invalid JSON
   EXPECT_EQ(root["displayTimeUnit"], "ns");
@@ -150,7 +151,7 @@ TEST(ChromeJsonExport, WritesValidJsonWithOneThreadPerStream) {
 TEST(ChromeJsonExport, OurImporterReadsBackTheSameRows) {
   const Trace original = MakeTrace();
   const std::string path = testing::TempDir() + "/chrome_json_round_trip.json";
-  ASSERT_TRUE(FindExporter("chrome-json")->Export(original, path).ok());
+  ASSERT_TRUE(FindExporter("chrome-json")->Export(LinkedTrace(original), path).ok());
   StatusOr<Trace> loaded = LoadTrace(path, ImportOptions{});
   ASSERT_TRUE(loaded.ok()) << loaded.status().message();
   const Trace& back = *loaded;
@@ -190,7 +191,9 @@ TEST(ChromeJsonExport, OurImporterReadsBackTheSameRows) {
     if (name == "aten::mm") {
       EXPECT_EQ(s.kind, SliceKind::kOp);
       EXPECT_EQ(s.start_ns, kEpochNs - 1);
-      EXPECT_EQ(back.str(s.inputs), kOpInputs);
+      ASSERT_NE(back.inputs_of(s), nullptr);
+      EXPECT_EQ(OpInputsText(*back.inputs_of(s)), kOpInputs);
+      EXPECT_EQ(back.inputs_of(s)->args.at(1).dims, (std::vector<int64_t>{3, 4}));
     } else if (name == "aten::empty") {
       EXPECT_EQ(s.inputs, 0u);
     } else if (name == "train.py(12): step") {
@@ -218,7 +221,7 @@ TEST(ChromeJsonExport, OurImporterReadsBackTheSameRows) {
 TEST(ChromeJsonExport, EmptyTraceIsValidJsonAndReadsBack) {
   Trace empty;
   const std::string path = testing::TempDir() + "/chrome_json_empty.json";
-  ASSERT_TRUE(FindExporter("chrome-json")->Export(empty, path).ok());
+  ASSERT_TRUE(FindExporter("chrome-json")->Export(LinkedTrace(empty), path).ok());
   std::ifstream in(path);
   EXPECT_TRUE(nlohmann::json::parse(in)["traceEvents"].empty());
   StatusOr<Trace> loaded = LoadTrace(path, ImportOptions{});

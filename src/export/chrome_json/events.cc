@@ -49,26 +49,6 @@ std::string_view FlowCategory(FlowKind kind) {
   return "flow";
 }
 
-// The args text for an op's recorded inputs (`,"Input Dims":...`), or an "Inputs" string when
-// the model's text is not JSON the output may hold verbatim.
-std::string InputArgs(std::string_view inputs) {
-  fmt::memory_buffer out;
-  SliceInputs parts;
-  if (!SplitSliceInputs(inputs, &parts)) {
-    out.append(std::string_view(",\"Inputs\":"));
-    AppendJsonString(out, inputs);
-    return fmt::to_string(out);
-  }
-  const auto member = [&](std::string_view key, std::string_view value) {
-    if (value.empty()) return;
-    fmt::format_to(std::back_inserter(out), ",\"{}\":{}", key, value);
-  };
-  member("Input Dims", parts.dims);
-  member("Input type", parts.types);
-  member("Concrete Inputs", parts.concrete);
-  return fmt::to_string(out);
-}
-
 }  // namespace
 
 void EventWriter::BeginEvent(char phase, std::string_view category, std::string_view name) {
@@ -222,8 +202,8 @@ void EventWriter::WriteHostWork() {
     LinkArgs(call.link);
     out_.Raw("}}");
   }
-  // Recorded inputs repeat (they are interned): render each text once.
-  std::unordered_map<StringId, std::string> input_args;
+  // Recorded inputs repeat (ops with the same arguments share an id): render each set once.
+  std::unordered_map<OpInputsId, std::string> input_args;
   for (const Slice& s : trace_.slices) {
     BeginEvent('X', SliceCategory(s.kind), trace_.str(s.name));
     TrackIds(s.track);
@@ -233,9 +213,9 @@ void EventWriter::WriteHostWork() {
       ArgKey("External id");
       out_.Format("{}", s.external_id);
     }
-    if (s.inputs != 0) {
+    if (const OpInputs* inputs = trace_.inputs_of(s)) {
       auto [it, inserted] = input_args.try_emplace(s.inputs);
-      if (inserted) it->second = InputArgs(trace_.str(s.inputs));
+      if (inserted) it->second = InputArgs(*inputs);
       // The rendered text is empty or starts with a comma; drop that when it is the first arg.
       const std::string_view rendered = it->second;
       if (!rendered.empty()) {

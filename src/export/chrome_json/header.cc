@@ -11,7 +11,8 @@ namespace {
 constexpr int64_t kSecondNs = 1'000'000'000;
 
 // Top-level keys this exporter writes itself; a trace's metadata keys of the same name (kept by
-// the Kineto importer from its input) are not written twice.
+// the Kineto importer from its input, as "distributed_backend" beside Trace::distributed_backend)
+// are not written twice.
 bool IsReservedKey(std::string_view key) {
   for (std::string_view reserved : {"traceEvents", "schemaVersion", "displayTimeUnit",
                                     "baseTimeNanoseconds", "deviceProperties", "computeProperties",
@@ -119,8 +120,8 @@ void EventWriter::WriteHeader() {
   out_.Raw("{\"schemaVersion\":1,\n\"displayTimeUnit\":\"ns\"");
   if (time_base_ != 0) out_.Format(",\n\"baseTimeNanoseconds\":{}", time_base_);
   DeviceProperties();
-  auto backend = trace_.metadata.find("distributed_backend");
-  if (trace_.rank || trace_.world_size || backend != trace_.metadata.end()) {
+  const std::optional<std::string>& backend = trace_.distributed_backend;
+  if (trace_.rank || trace_.world_size || backend) {
     out_.Raw(",\n\"distributedInfo\":{");
     const char* separator = "";
     if (trace_.rank) {
@@ -131,9 +132,9 @@ void EventWriter::WriteHeader() {
       out_.Format("{}\"world_size\":{}", separator, *trace_.world_size);
       separator = ",";
     }
-    if (backend != trace_.metadata.end()) {
+    if (backend) {
       out_.Format("{}\"backend\":", separator);
-      out_.String(backend->second);
+      out_.String(*backend);
     }
     out_.Raw("}");
   }

@@ -1,18 +1,17 @@
-// The model keeps an op's recorded inputs as one interned JSON text (Slice::inputs):
-// {"dims": <Input Dims>, "types": <Input type>, "concrete": <Concrete Inputs>}. Exporters write the
-// three parts back as separate values, byte for byte as the importer kept them.
+// An op's recorded arguments (Trace::op_inputs, model/op_inputs.h) as the args members of its
+// Chrome-JSON event, in the keys Kineto writes.
 #pragma once
 
-#include <string_view>
+#include <string>
+
+#include "model/op_inputs.h"
 
 namespace tensormorph::chrome_json {
 
-struct SliceInputs {
-  std::string_view dims, types, concrete;  // raw JSON text of each member; empty when absent
-};
-
-// Splits `text` into its members. False when `text` is not valid JSON (UTF-8 included) or not an
-// object: the caller must then not paste any of it into JSON output.
-bool SplitSliceInputs(std::string_view text, SliceInputs* out);
+// `,"Input Dims":...,"Input type":...,"Concrete Inputs":...` (the lists the trace has), each list
+// byte for byte as the source spelled it, or as compact JSON when the importer built it from
+// values; `,"Inputs":"<text>"` when the source's text was not JSON, which must not be pasted into
+// the output as it is.
+std::string InputArgs(const OpInputs& inputs);
 
 }  // namespace tensormorph::chrome_json

@@ -2,32 +2,34 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include "import/common/op_inputs_json.h"
+
 namespace tensormorph::chrome_json {
 namespace {
 
-TEST(ChromeJsonSliceInputs, SplitsTheMembersVerbatim) {
-  SliceInputs parts;
-  ASSERT_TRUE(SplitSliceInputs(
-      R"({"dims": [[2048, 4096], [], [1]], "types": ["float", "", "Scalar"], "concrete": ["", "", "1"]})",
-      &parts));
-  EXPECT_EQ(parts.dims, "[[2048, 4096], [], [1]]");
-  EXPECT_EQ(parts.types, R"(["float", "", "Scalar"])");
-  EXPECT_EQ(parts.concrete, R"(["", "", "1"])");
+TEST(ChromeJsonSliceInputs, WritesTheListsAsTheSourceSpelledThem) {
+  const OpInputs inputs = OpInputsFromLists("[[2048, 4096], [], [1]]", R"(["float", "", "Scalar"])",
+                                            R"(["", "", "1"])");
+  EXPECT_EQ(InputArgs(inputs),
+            R"(,"Input Dims":[[2048, 4096], [], [1]],"Input type":["float", "", "Scalar"])"
+            R"(,"Concrete Inputs":["", "", "1"])");
 }
 
-TEST(ChromeJsonSliceInputs, BracketsAndCommasInsideStringsDoNotEndAValue) {
-  SliceInputs parts;
-  ASSERT_TRUE(SplitSliceInputs(R"({"dims":[[1]],"types":["a,]}\"b"]})", &parts));
-  EXPECT_EQ(parts.dims, "[[1]]");
-  EXPECT_EQ(parts.types, R"(["a,]}\"b"])");
-  EXPECT_EQ(parts.concrete, "");
+TEST(ChromeJsonSliceInputs, WritesListsBuiltFromValuesAsCompactJson) {
+  const nlohmann::json dims = nlohmann::json::parse("[[1, 3, 8, 8], null, [[2], [3]]]");
+  const nlohmann::json types = nlohmann::json::parse(R"(["float32", "", "a\"b"])");
+  EXPECT_EQ(InputArgs(OpInputsFromValues(dims, &types)),
+            R"(,"Input Dims":[[1,3,8,8],null,[[2],[3]]],"Input type":["float32","","a\"b"])");
+  EXPECT_EQ(InputArgs(OpInputsFromValues(dims)), R"(,"Input Dims":[[1,3,8,8],null,[[2],[3]]])");
 }
 
-TEST(ChromeJsonSliceInputs, RejectsTextThatIsNotAJsonObject) {
-  SliceInputs parts;
-  EXPECT_FALSE(SplitSliceInputs("{\"dims\": [[1, 2]", &parts));      // truncated
-  EXPECT_FALSE(SplitSliceInputs("[[1, 2]]", &parts));                // not an object
-  EXPECT_FALSE(SplitSliceInputs("{\"dims\": [\"\xFF\"]}", &parts));  // invalid UTF-8
+TEST(ChromeJsonSliceInputs, TextThatIsNotJsonIsWrittenAsAString) {
+  EXPECT_EQ(InputArgs(OpInputsFromLists("[[2, 3], None]", "", "")),
+            R"(,"Inputs":"{\"dims\": [[2, 3], None]}")");
+  EXPECT_EQ(InputArgs(OpInputsFromObjectText("[[1, 2]]")), R"(,"Inputs":"[[1, 2]]")");
+  EXPECT_EQ(InputArgs(OpInputsFromObjectText("{}")), "");  // an object without lists: nothing
 }
 
 }  // namespace

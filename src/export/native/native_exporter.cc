@@ -17,7 +17,8 @@ std::string_view NativeExporter::description() const {
              : "Tensormorph native trace (tensormorph.trace/1), NDJSON: one record per line";
 }
 
-Status NativeExporter::Export(const Trace& trace, const std::string& output_path) const {
+Status NativeExporter::Export(const LinkedTrace& linked, const std::string& output_path) const {
+  const Trace& trace = linked.trace();
   std::FILE* file = std::fopen(output_path.c_str(), "wb");
   if (file == nullptr) {
     return Status(StatusCode::kIoError,

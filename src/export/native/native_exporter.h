@@ -12,7 +12,7 @@ class NativeExporter : public Exporter {
   explicit NativeExporter(Layout layout) : layout_(layout) {}
   std::string_view name() const override;
   std::string_view description() const override;
-  Status Export(const Trace& trace, const std::string& output_path) const override;
+  Status Export(const LinkedTrace& linked, const std::string& output_path) const override;
 
  private:
   Layout layout_;

@@ -190,8 +190,8 @@ void WriteSliceMembers(const Trace& trace, const Slice& s, ObjectWriter* record)
   record->UInt("track", s.track);
   Times(s, record);
   if (s.external_id != -1) record->Int("external_id", s.external_id);
-  // Written as a string even though it is JSON text: it reads back byte for byte.
-  if (s.inputs != 0) record->String("inputs", trace.str(s.inputs));
+  // The lists as one JSON object, written as a string: it reads back byte for byte.
+  if (const OpInputs* inputs = trace.inputs_of(s)) record->String("inputs", OpInputsText(*inputs));
 }
 
 void WriteFlowMembers(const Flow& f, ObjectWriter* record) {

@@ -260,7 +260,7 @@ class Writer {
     Name(e, s.name);
     e->add_category_iids(SliceCategory(s.kind));
     if (s.external_id >= 0) Int(e, kArgExternalId, s.external_id);
-    if (s.inputs != 0) Text(e, kArgInputs, trace_.str(s.inputs));
+    if (const OpInputs* inputs = trace_.inputs_of(s)) Text(e, kArgInputs, OpInputsText(*inputs));
   }
 
   void InstantArgs(pb::TrackEvent* e, uint32_t row) {
@@ -314,7 +314,8 @@ class Writer {
 
 }  // namespace
 
-Status PerfettoExporter::Export(const Trace& trace, const std::string& output_path) const {
+Status PerfettoExporter::Export(const LinkedTrace& linked, const std::string& output_path) const {
+  const Trace& trace = linked.trace();
   perfetto_export::PacketStream out(output_path);
   if (Status opened = out.Open(); !opened.ok()) return opened;
   Writer(trace, &out).Run();

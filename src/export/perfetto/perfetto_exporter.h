@@ -18,7 +18,7 @@ class PerfettoExporter : public Exporter {
   std::string_view description() const override {
     return "Perfetto protobuf trace (TrackEvent) for Perfetto UI and trace_processor";
   }
-  Status Export(const Trace& trace, const std::string& output_path) const override;
+  Status Export(const LinkedTrace& linked, const std::string& output_path) const override;
 };
 
 }  // namespace tensormorph

@@ -4,7 +4,6 @@
 #include <map>
 #include <utility>
 
-#include "export/chrome_json/slice_inputs.h"
 #include "export/sqlite/schema.h"
 #include "export/sqlite/tables.h"
 
@@ -205,8 +204,9 @@ void WriteSlices(Database& db, const Trace& trace, const TraceLinks& links) {
         .Int(6, s.duration_ns)
         .OptionalInt(7, external_id)
         .OptionalInt(8, IdOrNull(parent, trace.slices.size()));
-    chrome_json::SliceInputs inputs;
-    if (s.inputs != 0 && chrome_json::SplitSliceInputs(trace.str(s.inputs), &inputs)) {
+    const OpInputs* recorded = trace.inputs_of(s);
+    const OpInputListsText inputs = recorded ? InputListsText(*recorded) : OpInputListsText{};
+    if (recorded != nullptr && inputs.json) {
       const auto text_or_null = [&](int index, std::string_view text) {
         if (text.empty()) {
           op.Null(index);
@@ -216,10 +216,10 @@ void WriteSlices(Database& db, const Trace& trace, const TraceLinks& links) {
       };
       text_or_null(9, inputs.dims);
       text_or_null(10, inputs.types);
-      text_or_null(11, inputs.concrete);
+      text_or_null(11, inputs.values);
     } else {
       op.Null(9).Null(10).Null(11);
-      if (s.inputs != 0) op.Text(9, trace.str(s.inputs));  // not JSON: kept as it is
+      if (recorded != nullptr) op.Text(9, inputs.dims);  // not JSON: kept as it is
     }
     op.Insert();
   }

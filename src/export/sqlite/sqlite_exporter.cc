@@ -18,7 +18,8 @@ void RemoveIfPresent(const std::string& path) {
 // Everything in one transaction, with the journal off: the database is built in a temporary file
 // that only replaces the output once it is complete, so a crash mid-way cannot leave a
 // half-written database under the output's name and rollback protection buys nothing.
-Status WriteDatabase(const Trace& trace, const std::string& path) {
+Status WriteDatabase(const LinkedTrace& linked, const std::string& path) {
+  const Trace& trace = linked.trace();
   sqlite_export::Database db(path);
   if (Status opened = db.Open(); !opened.ok()) return opened;
   // One connection on one thread: no mutexes (NOMUTEX at open); a 64 MiB page cache keeps the
@@ -30,7 +31,7 @@ Status WriteDatabase(const Trace& trace, const std::string& path) {
   db.Exec("BEGIN");
   db.Exec(sqlite_export::kCreateTables);
   {
-    const TraceLinks links = LinkTrace(trace);
+    const TraceLinks& links = linked.links();
     sqlite_export::WriteMetadata(db, trace);
     sqlite_export::WriteDevices(db, trace);
     const sqlite_export::StreamIds streams = sqlite_export::WriteStreams(db, trace);
@@ -50,11 +51,11 @@ Status WriteDatabase(const Trace& trace, const std::string& path) {
 
 }  // namespace
 
-Status SqliteExporter::Export(const Trace& trace, const std::string& output_path) const {
+Status SqliteExporter::Export(const LinkedTrace& linked, const std::string& output_path) const {
   const std::string temp_path = output_path + ".tmp";
   RemoveIfPresent(
       temp_path);  // a leftover from an interrupted export would be opened, not replaced
-  if (Status written = WriteDatabase(trace, temp_path); !written.ok()) {
+  if (Status written = WriteDatabase(linked, temp_path); !written.ok()) {
     RemoveIfPresent(temp_path);
     return {written.code(), written.message().starts_with(temp_path)
                                 ? output_path + written.message().substr(temp_path.size())

@@ -13,7 +13,7 @@ class SqliteExporter : public Exporter {
   std::string_view description() const override {
     return "SQLite database of kernels, copies, API calls, ops and devices (docs/sqlite-export.md)";
   }
-  Status Export(const Trace& trace, const std::string& output_path) const override;
+  Status Export(const LinkedTrace& linked, const std::string& output_path) const override;
 };
 
 }  // namespace tensormorph

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "import/common/op_inputs_json.h"
 #include "model/trace_order.h"
 
 namespace tensormorph {
@@ -58,7 +59,8 @@ Trace MakeTrace() {
   op.start_ns = 900;
   op.duration_ns = 500;
   op.name = trace.strings.Intern("aten::add");
-  op.inputs = trace.strings.Intern(R"({"dims": [[4], [4]], "types": ["float", "float"]})");
+  op.inputs = trace.op_inputs.Add(
+      OpInputsFromObjectText(R"({"dims": [[4], [4]], "types": ["float", "float"]})"));
   trace.slices.push_back(op);
   Slice inner = op;
   inner.start_ns = 950;
@@ -100,7 +102,7 @@ Trace MakeTrace() {
 
 TEST(SqliteExport, WritesEveryTableWithLinksAndNulls) {
   const std::string path = testing::TempDir() + "/sqlite_synthetic.db";
-  ASSERT_TRUE(FindExporter("sqlite")->Export(MakeTrace(), path).ok());
+  ASSERT_TRUE(FindExporter("sqlite")->Export(LinkedTrace(MakeTrace()), path).ok());
   ReadDb db(path);
   EXPECT_EQ(db.One("SELECT value FROM metadata WHERE key = 'schema_version'"), "1");
   EXPECT_EQ(db.Column("SELECT name || ':' || count(*) || ':' || sum(duration_ns) FROM kernels "
@@ -142,8 +144,9 @@ TEST(SqliteExport, WritesEveryTableWithLinksAndNulls) {
 TEST(SqliteExport, OverwritesAnExistingFile) {
   const std::string path = testing::TempDir() + "/sqlite_overwrite.db";
   std::ofstream(path) << "not a database";
-  ASSERT_TRUE(FindExporter("sqlite")->Export(MakeTrace(), path).ok());
-  ASSERT_TRUE(FindExporter("sqlite")->Export(Trace(), path).ok());  // and an older export
+  ASSERT_TRUE(FindExporter("sqlite")->Export(LinkedTrace(MakeTrace()), path).ok());
+  ASSERT_TRUE(
+      FindExporter("sqlite")->Export(LinkedTrace(Trace()), path).ok());  // and an older export
   ReadDb db(path);
   EXPECT_EQ(db.One("SELECT count(*) FROM kernels"), "0");
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
@@ -151,7 +154,7 @@ TEST(SqliteExport, OverwritesAnExistingFile) {
 
 TEST(SqliteExport, UnwritablePathIsAnErrorNamingTheFile) {
   const std::string path = "/nonexistent-dir/out.db";
-  Status status = FindExporter("sqlite")->Export(MakeTrace(), path);
+  Status status = FindExporter("sqlite")->Export(LinkedTrace(MakeTrace()), path);
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.code(), StatusCode::kIoError);
   EXPECT_TRUE(status.message().starts_with(path + ": ")) << status.message();

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "import/common/op_inputs_json.h"
+
 namespace tensormorph::chrome {
 namespace {
 
@@ -277,6 +279,7 @@ void ChunkBuilder::AddKernel(const RawEvent& event) {
   }
   if (args.occupancy_percent >= 0 && args.occupancy_percent <= 100) {
     k.achieved_occupancy_percent = static_cast<int8_t>(args.occupancy_percent);
+    k.occupancy_source = CounterSource::kKinetoEstimate;
   }
   out_->kernels.push_back(k);
 }
@@ -316,16 +319,17 @@ void ChunkBuilder::AddSlice(const RawEvent& event, SliceKind kind) {
   s.duration_ns = event.dur_ns;
   s.external_id = event.args.has_external_id ? event.args.external_id : -1;
   s.name = out_->strings.Intern(event.name);
-  if (!event.args.input_dims.empty()) {
-    inputs_text_.assign("{\"dims\": ").append(event.args.input_dims);
-    if (!event.args.input_types.empty()) {
-      inputs_text_.append(", \"types\": ").append(event.args.input_types);
+  if (const RawArgs& a = event.args; !a.input_dims.empty()) {
+    inputs_key_.assign(a.input_dims).push_back('\0');
+    inputs_key_.append(a.input_types).push_back('\0');
+    inputs_key_.append(a.input_values).push_back('\0');
+    inputs_key_.append(a.input_strides);
+    auto [it, added] = inputs_by_text_.try_emplace(inputs_key_, 0);
+    if (added) {
+      it->second = out_->op_inputs.Add(
+          OpInputsFromLists(a.input_dims, a.input_types, a.input_values, a.input_strides));
     }
-    if (!event.args.input_values.empty()) {
-      inputs_text_.append(", \"concrete\": ").append(event.args.input_values);
-    }
-    inputs_text_.push_back('}');
-    s.inputs = out_->strings.Intern(inputs_text_);
+    s.inputs = it->second;
   }
   s.track = TrackOf(event);
   s.kind = kind;

@@ -71,7 +71,8 @@ struct ChunkResult {
   std::vector<Kernel> kernels;       // device = local device index; stream = raw
   std::vector<Transfer> transfers;
   std::vector<ApiCall> api_calls;  // track = local track index
-  std::vector<Slice> slices;
+  std::vector<Slice> slices;       // inputs = ids in op_inputs
+  OpInputTable op_inputs;
   std::vector<Flow> flows;
   std::vector<Instant> instants;      // track = local track index
   std::vector<UntypedEvent> untyped;  // track = local track index; not yet counted
@@ -108,7 +109,10 @@ class ChunkBuilder {
   std::unordered_map<TrackKey, uint32_t, TrackKeyHash> track_index_;
   std::unordered_map<int64_t, uint32_t> device_index_;
   std::string last_category_text_;
-  std::string inputs_text_;  // reused buffer for Slice::inputs
+  // Recorded inputs by their raw text (dims, types, values, strides, NUL-separated): each
+  // distinct text is read once.
+  std::unordered_map<std::string, OpInputsId> inputs_by_text_;
+  std::string inputs_key_;  // reused buffer for the key
   Category last_category_ = Category::kNone;
 };
 

@@ -102,9 +102,13 @@ void ChunkMerger::Append(ChunkResult&& chunk) {
     c.track = tracks[c.track];
     trace_->api_calls.push_back(c);
   }
+  std::vector<OpInputsId> inputs(chunk.op_inputs.size() + 1, 0);
+  for (OpInputsId id = 1; id <= chunk.op_inputs.size(); ++id) {
+    inputs[id] = trace_->op_inputs.Add(chunk.op_inputs.Get(id));
+  }
   for (Slice s : chunk.slices) {
     s.name = strings[s.name];
-    s.inputs = strings[s.inputs];
+    s.inputs = inputs[s.inputs];
     s.track = tracks[s.track];
     trace_->slices.push_back(s);
   }

@@ -265,6 +265,9 @@ error_code ReadArgs(value v, RawArgs* args) {
         } else if (key.Is("Input type")) {
           err = RawContainer(val, &args->input_types);
           args->input_types = Trim(args->input_types);
+        } else if (key.Is("Input Strides")) {
+          err = RawContainer(val, &args->input_strides);
+          args->input_strides = Trim(args->input_strides);
         }
         break;
       case 'C':

@@ -6,6 +6,9 @@
 #include <set>
 
 #include "import/chrome/jax_events.h"
+#include "import/common/device_arch.h"
+#include "import/common/finish_import.h"
+#include "import/common/metadata_keys.h"
 #include "model/trace_order.h"
 
 namespace tensormorph::chrome {
@@ -186,23 +189,21 @@ void NameTracks(const MergedChunks& merged, Trace* trace) {
 }
 
 // Our own chrome-json export names each device's backend (trace_metadata.h); it wins over the
-// guess, which can only give one backend for the whole trace.
-void ApplyExportedDevices(const TopLevelMetadata& meta, Trace* trace) {
-  if (meta.exported_devices.empty()) return;
-  std::set<Backend> backends(trace->backends.begin(), trace->backends.end());
+// guess, which can only give one backend for the whole trace. Whether any device was named.
+bool ApplyExportedDevices(const TopLevelMetadata& meta, Trace* trace) {
+  if (meta.exported_devices.empty()) return false;
+  bool named = false;
   for (Device& d : trace->devices) {
     auto it = meta.exported_devices.find(d.trace_id);
     if (it == meta.exported_devices.end()) continue;
-    backends.erase(d.backend);
+    named = true;
     d.backend = it->second.first;
     d.vendor = it->second.second;
   }
-  for (const Device& d : trace->devices) backends.insert(d.backend);
-  if (!trace->slices.empty() || !trace->api_calls.empty()) backends.insert(Backend::kCpu);
-  trace->backends.assign(backends.begin(), backends.end());
   std::erase_if(trace->warnings, [](const std::string& w) {
     return w.starts_with("cannot tell which GPU runtime produced this trace");
   });
+  return named;
 }
 
 }  // namespace
@@ -212,8 +213,10 @@ void FinalizeTrace(const TopLevelMetadata& meta, MergedChunks& merged, Trace* tr
   trace->world_size = meta.world_size;
   trace->base_time_ns = meta.base_time_ns;
   trace->metadata = meta.scalars;
-  if (!meta.distributed_backend.empty())
-    trace->metadata["distributed_backend"] = meta.distributed_backend;
+  if (!meta.distributed_backend.empty()) {
+    trace->metadata[std::string(kDistributedBackendKey)] = meta.distributed_backend;
+    trace->distributed_backend = meta.distributed_backend;
+  }
 
   const JaxEvents jax = ClassifyUntypedEvents(merged, trace);
   std::string reason;
@@ -228,17 +231,21 @@ void FinalizeTrace(const TopLevelMetadata& meta, MergedChunks& merged, Trace* tr
   NumberJaxDevices(jax, trace);
   if (meta.base_time_ns && *meta.base_time_ns != 0) ApplyBaseTime(*meta.base_time_ns, trace);
   NameTracks(merged, trace);
-  SortTraceTables(trace);
-  ComputeTraceSpan(trace);
   DescribeFormat(meta, merged.evidence, trace);
   if (jax.any() && merged.evidence.categorised == 0) {
     trace->format = "jax-json";
     trace->format_version = "XLA trace viewer JSON (trace.json.gz / perfetto_trace.json.gz)";
   }
 
-  if (!trace->slices.empty() || !trace->api_calls.empty()) trace->backends.push_back(Backend::kCpu);
-  if (device_work) trace->backends.push_back(gpu);
-  ApplyExportedDevices(meta, trace);
+  const bool named = ApplyExportedDevices(meta, trace);
+  SetCudaArchs(trace);  // deviceProperties' computeMajor/Minor, once the backends are known
+  // Our own export of a trace from another importer carries its facts as metadata keys.
+  SetFieldsFromMetadata(trace);
+  // Rows without a device ran on the guessed runtime, unless our export named the devices; an
+  // export's devices count whether they ran something or not.
+  BackendFacts backends{.every_device = !meta.exported_devices.empty()};
+  if (!named) backends.deviceless = gpu;
+  FinishImport(trace, {.backends = backends});
 }
 
 }  // namespace tensormorph::chrome

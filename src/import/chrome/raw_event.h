@@ -32,6 +32,7 @@ struct RawArgs {
   std::string_view input_dims;     // raw JSON of "Input Dims"
   std::string_view input_types;    // raw JSON of "Input type"
   std::string_view input_values;   // raw JSON of "Concrete Inputs" (scalars as strings)
+  std::string_view input_strides;  // raw JSON of "Input Strides"
   std::string_view metadata_name;  // M events: process_name / thread_name
   std::string_view labels;         // M events: process_labels
   // JAX / XLA trace viewer JSON, whose args are all strings (import/chrome/jax_events.h).

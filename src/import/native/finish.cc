@@ -1,15 +1,17 @@
 // The last step of a native import: the model's order, and the defaults of header members that
-// the file left out (counts, backends, described devices, format).
+// the file left out (counts, described devices, format; the backends are FinishImport's).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <numeric>
-#include <set>
+#include <string>
+#include <string_view>
 #include <tuple>
 
+#include "import/common/device_arch.h"
+#include "import/common/metadata_keys.h"
 #include "import/native/native_schema.h"
 #include "import/native/trace_assembler.h"
-#include "model/trace_order.h"
 
 namespace tensormorph::native {
 namespace {
@@ -87,6 +89,37 @@ uint64_t CountedFromRows(const Trace& t, std::string_view name) {
   return 0;
 }
 
+CounterSource CountersOf(std::string_view format) {
+  if (format == "ncu-csv") return CounterSource::kNsightCompute;
+  if (format == "rocprof") return CounterSource::kRocprofCompute;
+  if (format == "rocprof-compute-db") return CounterSource::kRocprofComputeDb;
+  if (format == "rocpd") return CounterSource::kRocpd;
+  return CounterSource::kNone;
+}
+
+// The model's typed facts that tensormorph.trace/1 does not spell out, from what the file does
+// carry: the source format, and the metadata keys the importers write beside each field
+// (import/common/metadata_keys.h). A file written by the exporter reads back with the fields its
+// trace had.
+void DeriveTypedFacts(Trace* t) {
+  SetFieldsFromMetadata(t);
+  for (Device& d : t->devices) SetCudaArch(&d);
+  const CounterSource counters = CountersOf(t->format);
+  for (KernelCounters& c : t->kernel_counters) {
+    if (c.source == CounterSource::kNone) c.source = counters;
+  }
+  // Only the Nsight Compute importer copies a measurement into the kernel row.
+  const CounterSource row_occupancy = counters == CounterSource::kNsightCompute
+                                          ? CounterSource::kNsightCompute
+                                          : CounterSource::kKinetoEstimate;
+  for (Kernel& k : t->kernels) {
+    if (k.achieved_occupancy_percent >= 0 && k.occupancy_source == CounterSource::kNone) {
+      k.occupancy_source = row_occupancy;
+    }
+  }
+  t->kernels_traced_on_request = t->format == "nsys-sqlite";
+}
+
 }  // namespace
 
 StatusOr<Trace> TraceAssembler::Finish() {
@@ -101,17 +134,6 @@ StatusOr<Trace> TraceAssembler::Finish() {
     if (!counts_given_[i])
       t.counts.*kCountFields[i].member = CountedFromRows(t, kCountFields[i].name);
   }
-  if (!backends_given_) {
-    // As the other importers decide it: cpu, plus the backends of the devices that ran something.
-    std::set<Backend> used = {Backend::kCpu};
-    for (const Kernel& k : t.kernels) {
-      if (k.device != kNoDevice) used.insert(t.devices[k.device].backend);
-    }
-    for (const Transfer& x : t.transfers) {
-      if (x.device != kNoDevice) used.insert(t.devices[x.device].backend);
-    }
-    t.backends.assign(used.begin(), used.end());
-  }
   if (!described_count_given_) {
     t.described_device_count = static_cast<int32_t>(std::count_if(
         t.devices.begin(), t.devices.end(), [](const Device& d) { return d.described; }));
@@ -125,7 +147,7 @@ StatusOr<Trace> TraceAssembler::Finish() {
                                      seen.first.line, seen.first.column, what, kSchema, seen.count,
                                      seen.count == 1 ? "" : "s"));
   }
-  ComputeTraceSpan(&t);
+  DeriveTypedFacts(&t);
   return std::move(t);
 }
 

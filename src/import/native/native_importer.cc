@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "import/common/finish_import.h"
 #include "import/native/native_schema.h"
 #include "import/native/trace_assembler.h"
 #include "io/block_reader.h"
@@ -227,9 +228,14 @@ StatusOr<Trace> NativeImporter::Import(const std::string& path,
     }
   }
   StatusOr<Trace> trace = assembler.Finish();
-  if (trace.ok() && !reader.warning().empty()) {
+  if (!trace.ok()) return trace;
+  if (!reader.warning().empty()) {
     trace->warnings.push_back(fmt::format("{}: {}", path, reader.warning()));
   }
+  // Finish() put the tables in order itself (a stable order that keeps rows as the file wrote
+  // them, and kernel_counters' positions); a file that lists its backends keeps them.
+  FinishImport(&*trace, {.order = TableOrder::kInOrder,
+                         .backends = {.host_traced = true, .given = assembler.backends_given()}});
   return trace;
 }
 

@@ -1,5 +1,6 @@
 // The timed rows of the native format (kernel, transfer, api_call, slice, flow) and the kernel
 // counters. Each reads its members in any order, checks them, and appends one row.
+#include "import/common/op_inputs_json.h"
 #include "import/native/native_schema.h"
 #include "import/native/record_fields.h"
 #include "import/native/trace_assembler.h"
@@ -164,8 +165,7 @@ Status TraceAssembler::ReadSlice(object record, const char* record_at, FieldRead
     } else if (key == "external_id") {
       TM_RETURN_IF_ERROR(fields.Int(v, key, INT64_MIN, INT64_MAX, &sl.external_id));
     } else if (key == "inputs") {
-      // The model keeps recorded inputs as JSON text: a string is that text, an object is
-      // taken as written.
+      // The lists as one JSON object: a string is its text, an object is taken as written.
       json_type type;
       if (auto error = v.type().get(type)) return fields.JsonError(error, nullptr);
       if (type == json_type::object) {
@@ -175,7 +175,11 @@ Status TraceAssembler::ReadSlice(object record, const char* record_at, FieldRead
       } else {
         TM_RETURN_IF_ERROR(fields.String(v, key, &text));
       }
-      sl.inputs = text.empty() ? 0 : trace_.strings.Intern(text);
+      if (!text.empty()) {
+        auto [it, added] = inputs_by_text_.try_emplace(std::string(text), 0);
+        if (added) it->second = trace_.op_inputs.Add(OpInputsFromObjectText(text));
+        sl.inputs = it->second;
+      }
     } else if (key != "type") {
       Unknown(key, v, fields);
     }

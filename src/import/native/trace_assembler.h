@@ -38,8 +38,10 @@ class TraceAssembler {
   // The header must have named the schema before any record is read.
   bool saw_schema() const { return saw_schema_; }
 
-  // Sorts, fills in defaults and returns the trace.
+  // Sorts, fills in defaults and returns the trace (FinishImport, which the importer runs next,
+  // derives the backends unless backends_given()).
   StatusOr<Trace> Finish();
+  bool backends_given() const { return backends_given_; }
 
  private:
   Status ReadHeaderMember(std::string_view key, value v, FieldReader& fields);
@@ -75,6 +77,7 @@ class TraceAssembler {
   bool counts_given_[16] = {};
   std::unordered_map<int64_t, uint32_t> device_ids_;
   std::unordered_map<int64_t, uint32_t> track_ids_;
+  std::unordered_map<std::string, OpInputsId> inputs_by_text_;  // slice.inputs read once each
   std::optional<uint32_t> default_track_;
   struct UnknownField {
     uint64_t count = 0;

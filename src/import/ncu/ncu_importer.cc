@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "import/common/device_arch.h"
+#include "import/common/finish_import.h"
 #include "import/ncu/launch.h"
 #include "io/block_reader.h"
 #include "io/csv_reader.h"
@@ -138,7 +140,11 @@ StatusOr<Trace> NcuCsvImporter::Import(const std::string& path,
     diagnostics.Note("the export has a header but no launches (ncu profiled no kernel?)");
   }
   BuildTrace(launches, &diagnostics, &trace);
+  SetCudaArchs(&trace);
   diagnostics.AppendTo(&trace.warnings);
+  // BuildTrace put the kernels in the model's order; kernel_counters refer to them by position.
+  FinishImport(&trace,
+               {.order = TableOrder::kKernelsInOrder, .backends = {.deviceless = Backend::kCuda}});
   return trace;
 }
 

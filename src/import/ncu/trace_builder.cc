@@ -17,7 +17,6 @@
 #include "import/ncu/launch.h"
 #include "import/ncu/metric_lookup.h"
 #include "import/ncu/units.h"
-#include "model/trace_order.h"
 
 namespace tensormorph::ncu {
 namespace {
@@ -289,6 +288,7 @@ void BuildTrace(std::vector<Launch>& launches, Diagnostics* diagnostics, Trace* 
     k.grid = ReadDims(launch.grid_size, launch.line, launch.grid_size_column, "grid", metrics,
                       diagnostics);
     row.counters = ReadCounters(launch, metrics);
+    row.counters.source = CounterSource::kNsightCompute;
     const KernelCounters& c = row.counters;
     if (c.registers_per_thread) {
       k.registers_per_thread =
@@ -299,8 +299,10 @@ void BuildTrace(std::vector<Launch>& launches, Diagnostics* diagnostics, Trace* 
           static_cast<uint32_t>(std::min<uint64_t>(*c.shared_memory_bytes, UINT32_MAX));
     }
     if (c.achieved_occupancy_percent) {
+      // A copy of the measurement, for the exporters (occupancy reads the counters).
       k.achieved_occupancy_percent =
           static_cast<int8_t>(std::clamp(std::lround(*c.achieved_occupancy_percent), 0L, 100L));
+      k.occupancy_source = CounterSource::kNsightCompute;
     }
     ReadAllMetrics(launch, &trace->strings, &row.counters);
     rows.push_back(std::move(row));
@@ -345,8 +347,6 @@ void BuildTrace(std::vector<Launch>& launches, Diagnostics* diagnostics, Trace* 
     trace->kernel_counters.push_back(std::move(row.counters));
   }
   trace->counts.kernels = trace->kernels.size();
-  if (!trace->kernels.empty()) trace->backends.push_back(Backend::kCuda);
-  ComputeTraceSpan(trace);
 
   if (!no_duration.empty()) {
     std::string ids;

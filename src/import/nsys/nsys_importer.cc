@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "import/common/device_arch.h"
+#include "import/common/finish_import.h"
 #include "import/nsys/api_calls.h"
 #include "import/nsys/context.h"
 #include "import/nsys/devices.h"
@@ -72,6 +74,7 @@ StatusOr<Trace> NsysImporter::Import(const std::string& path, const ImportOption
   Trace trace;
   trace.path = path;
   trace.format = "nsys-sqlite";
+  trace.kernels_traced_on_request = true;  // only with --trace=cuda
   trace.format_version = DescribeVersion(*schema);
   for (const char* key : {"EXPORT_PRODUCT_VERSION", "EXPORT_SCHEMA_VERSION"}) {
     const std::string value = schema->ExportValue(key);
@@ -126,11 +129,8 @@ StatusOr<Trace> NsysImporter::Import(const std::string& path, const ImportOption
         "session start",
         **base));
   }
-  SortTraceTables(&trace);
-  ComputeTraceSpan(&trace);
-
-  if (!trace.api_calls.empty() || !trace.slices.empty()) trace.backends.push_back(Backend::kCpu);
-  if (!trace.kernels.empty() || !trace.transfers.empty()) trace.backends.push_back(Backend::kCuda);
+  SetCudaArchs(&trace);
+  FinishImport(&trace, {.backends = {.deviceless = Backend::kCuda}});
   return trace;
 }
 

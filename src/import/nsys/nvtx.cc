@@ -1,7 +1,9 @@
 #include "import/nsys/nvtx.h"
 
-#include <fmt/format.h>
+#include <string>
+#include <unordered_map>
 
+#include "import/common/op_inputs_json.h"
 #include "import/nsys/pytorch_nvtx.h"
 
 namespace tensormorph::nsys {
@@ -37,6 +39,7 @@ Status ReadNvtx(ImportContext& context) {
   EventCounts& counts = trace.counts;
   trace.slices.reserve(trace.slices.size() + context.ReserveHint(kNvtxTable));
   uint64_t row = 0;
+  std::unordered_map<std::string, OpInputsId> inputs_by_sizes;  // each "sizes" text read once
   for (;;) {
     StatusOr<bool> more = context.NextRow(rows, &row);
     if (!more.ok()) return more.status();
@@ -76,7 +79,9 @@ Status ReadNvtx(ImportContext& context) {
         slice.name = trace.strings.Intern(op->name);
         slice.external_id = op->op_id;
         if (!op->sizes.empty()) {
-          slice.inputs = trace.strings.Intern(fmt::format("{{\"dims\": {}}}", op->sizes));
+          auto [it, added] = inputs_by_sizes.try_emplace(std::string(op->sizes), 0);
+          if (added) it->second = trace.op_inputs.Add(OpInputsFromLists(op->sizes, "", ""));
+          slice.inputs = it->second;
         }
       } else {
         slice.name = trace.strings.Intern(*plain);

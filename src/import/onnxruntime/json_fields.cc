@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "import/common/op_inputs_json.h"
+
 namespace tensormorph::onnxruntime {
 
 using nlohmann::json;
@@ -38,15 +40,15 @@ std::optional<int64_t> Int(const json& object, const char* key) {
   return std::nullopt;
 }
 
-std::string InputsText(const json& shapes) {
-  if (!shapes.is_array() || shapes.empty()) return {};
+std::optional<OpInputs> InputsOf(const json& shapes) {
+  if (!shapes.is_array() || shapes.empty()) return std::nullopt;
   json dims = json::array(), types = json::array();
   for (const json& entry : shapes) {
-    if (!entry.is_object() || entry.size() != 1) return {};
+    if (!entry.is_object() || entry.size() != 1) return std::nullopt;
     dims.push_back(entry.begin().value());
     types.push_back(entry.begin().key());
   }
-  return fmt::format("{{\"dims\": {}, \"types\": {}}}", dims.dump(), types.dump());
+  return OpInputsFromValues(dims, &types);
 }
 
 }  // namespace tensormorph::onnxruntime

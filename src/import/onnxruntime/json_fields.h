@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "model/op_inputs.h"
+
 namespace tensormorph::onnxruntime {
 
 // object[key], or null when `object` is not an object or lacks the key.
@@ -18,8 +20,8 @@ std::string Str(const nlohmann::json& object, const char* key);
 // object[key] as an integer: a JSON integer, or a string of at most 18 decimal digits.
 std::optional<int64_t> Int(const nlohmann::json& object, const char* key);
 
-// {"dims": [[1,3,224,224], ...], "types": ["float", ...]} (Slice::inputs) from ORT's
-// input_type_shape [{"float": [1,3,224,224]}, ...]; "" when absent or shaped otherwise.
-std::string InputsText(const nlohmann::json& shapes);
+// The op's arguments (Trace::op_inputs: dims [[1,3,224,224], ...], types ["float", ...]) from
+// ORT's input_type_shape [{"float": [1,3,224,224]}, ...]; none when absent or shaped otherwise.
+std::optional<OpInputs> InputsOf(const nlohmann::json& shapes);
 
 }  // namespace tensormorph::onnxruntime

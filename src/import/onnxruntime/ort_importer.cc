@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "import/common/finish_import.h"
 #include "import/onnxruntime/trace_builder.h"
 #include "io/block_reader.h"
-#include "model/trace_order.h"
 
 namespace tensormorph::onnxruntime {
 namespace {
@@ -123,8 +123,8 @@ StatusOr<Trace> OrtImporter::Import(const std::string& path, const ImportOptions
   }
   BuildOrtTrace(doc, options.skip_runs, &trace);
   if (!recovered_warning.empty()) trace.warnings.insert(trace.warnings.begin(), recovered_warning);
-  SortTraceTables(&trace);
-  ComputeTraceSpan(&trace);
+  // The host is always traced; every provider's device is listed (FinishImport's backends).
+  FinishImport(&trace, {.backends = {.host_traced = true, .every_device = true}});
   return trace;
 }
 

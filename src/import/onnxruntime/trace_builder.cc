@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "import/common/metadata_keys.h"
 #include "import/onnxruntime/json_fields.h"
 #include "import/onnxruntime/ort_importer.h"
 #include "import/onnxruntime/warm_up.h"
@@ -129,8 +130,9 @@ Events ReadEvents(const json& events, Trace* trace) {
       node.op.track = tracks.Of(e);
       node.op.name = trace->strings.Intern(op.empty() ? node.node_name : op);
       node.op.external_id = static_cast<int64_t>(out.nodes.size()) + 1;
-      const std::string inputs = InputsText(Member(args, "input_type_shape"));
-      if (!inputs.empty()) node.op.inputs = trace->strings.Intern(inputs);
+      if (std::optional<OpInputs> inputs = InputsOf(Member(args, "input_type_shape"))) {
+        node.op.inputs = trace->op_inputs.Add(std::move(*inputs));
+      }
       node.provider = Str(args, "provider");
       out.nodes.push_back(std::move(node));
       ++trace->counts.ops;
@@ -307,9 +309,6 @@ void BuildOrtTrace(const json& raw_events, int skip_runs, Trace* trace) {
   }
   trace->counts.kernels += node_kernels;
 
-  std::set<Backend> backends{Backend::kCpu};
-  for (const Device& d : trace->devices) backends.insert(d.backend);
-  trace->backends.assign(backends.begin(), backends.end());
   trace->format_version = "ONNX Runtime profile JSON (enable_profiling)";
   if (node_kernels > 0) {
     trace->format_version += "; kernels are node times (host-measured), not device kernel times";
@@ -329,7 +328,8 @@ void BuildOrtTrace(const json& raw_events, int skip_runs, Trace* trace) {
     trace->metadata["device_kernel_events"] = "true";
     // Device events carry the External id of their node, numbered here: the linker may trust it
     // although a dispatch runs after its node's host time (analysis/linking/work_links.h).
-    trace->metadata["external_id_links"] = "\"exact\"";
+    trace->metadata[std::string(kExactExternalIdsKey)] = std::string(kExactExternalIdsValue);
+    trace->exact_external_ids = true;
   }
   ReportWarmUp(warm_up, events.runs.size(), skip_runs, trace);
   if (trace->counts.skipped > 0) {

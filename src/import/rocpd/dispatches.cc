@@ -108,6 +108,7 @@ Status ReadCounters(Context& c, const std::map<std::pair<std::string, int64_t>, 
 // rocprof-compute's roofline formulas give from them (compute/work.h).
 KernelCounters CountersOf(const DispatchRow& row, const Trace& trace, StringPool* strings) {
   KernelCounters k;
+  k.source = CounterSource::kRocpd;
   const StringId section = strings->Intern("rocpd pmc");
   for (const auto& [name, value] : row.counters) {
     k.metrics.push_back({section, strings->Intern(name), 0, value});
@@ -116,11 +117,7 @@ KernelCounters CountersOf(const DispatchRow& row, const Trace& trace, StringPool
   const Device* device =
       row.kernel.device < trace.devices.size() ? &trace.devices[row.kernel.device] : nullptr;
   if (device != nullptr && device->sm_count > 0) info.cu_per_gpu = device->sm_count;
-  auto arch = device ? trace.metadata.find(rocprof::GfxArchMetadataKey(device->trace_id))
-                     : trace.metadata.end();
-  if (arch != trace.metadata.end() && arch->second.size() > 2) {
-    info.gpu_arch = arch->second.substr(1, arch->second.size() - 2);  // JSON text "\"gfx942\""
-  }
+  if (device != nullptr) info.gpu_arch = device->arch;
   const rocprof::compute::CounterWork work = rocprof::compute::ComputeCounterWork(
       [&row](std::string_view name) -> std::optional<double> {
         auto it = row.counters.find(name);

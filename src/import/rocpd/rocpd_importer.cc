@@ -4,11 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "import/common/finish_import.h"
 #include "import/rocpd/processes.h"
 #include "import/rocpd/readers.h"
 #include "import/rocpd/row_checks.h"
 #include "import/rocpd/schema.h"
-#include "model/trace_order.h"
 
 namespace tensormorph::rocpd {
 namespace {
@@ -102,15 +102,9 @@ StatusOr<Trace> RocpdImporter::Import(const std::string& path, const ImportOptio
             : "the database has no rocpd_kernel_dispatch table: no kernels were traced");
   }
 
-  // Kernels are already in the model's order, with kernel_counters pointing at them; the other
-  // tables are sorted here.
-  std::vector<Kernel> kernels = std::move(trace.kernels);
-  trace.kernels.clear();
-  SortTraceTables(&trace);
-  trace.kernels = std::move(kernels);
-  ComputeTraceSpan(&trace);
-  if (!trace.api_calls.empty() || !trace.slices.empty()) trace.backends.push_back(Backend::kCpu);
-  if (!trace.kernels.empty() || !trace.transfers.empty()) trace.backends.push_back(Backend::kRocm);
+  // Kernels are already in the model's order, with kernel_counters pointing at them.
+  FinishImport(&trace,
+               {.order = TableOrder::kKernelsInOrder, .backends = {.deviceless = Backend::kRocm}});
   return trace;
 }
 

@@ -125,6 +125,7 @@ uint32_t DeviceResolver::Resolve(std::string_view agent_text) {
     d.shared_memory_per_sm = std::min<int64_t>(info->lds_kb, INT32_MAX) * 1024;
     d.described = true;
     if (!info->gfx.empty()) {
+      d.arch = info->gfx;
       trace_->metadata[GfxArchMetadataKey(d.trace_id)] = fmt::format("\"{}\"", info->gfx);
     }
   }

@@ -35,8 +35,8 @@ struct AgentInfo {
 Status ReadAgentInfo(CsvFile* file, Warnings* warnings, std::vector<AgentInfo>* agents);
 
 // The key under Trace::metadata that carries a device's gfx target name (JSON text, e.g.
-// "\"gfx942\""), for the occupancy analysis: Device has no field for it and its
-// compute_major/minor (9.4) cannot tell gfx940 from gfx942.
+// "\"gfx942\""), shown by info and the exports. Analyses read Device::arch, which the importers
+// set beside it (and the native reader sets from it).
 std::string GfxArchMetadataKey(int64_t trace_id);
 
 // Turns agent id text into device indexes of one Trace, creating devices on first use.

@@ -7,9 +7,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "import/common/finish_import.h"
 #include "import/rocprof/agents.h"
 #include "io/block_reader.h"
-#include "model/trace_order.h"
 
 namespace tensormorph::rocprof {
 namespace {
@@ -248,14 +248,11 @@ StatusOr<Trace> ImportRocprofJson(const std::string& path, uint64_t max_input_by
   trace.format_version = "rocprofv3 JSON (--output-format json)";
   if (!gzip_warning.empty()) trace.warnings.push_back(gzip_warning);
   for (const json& proc : processes) ReadProcess(proc, &trace);
-  if (!trace.api_calls.empty()) trace.backends.push_back(Backend::kCpu);
-  if (!trace.kernels.empty() || !trace.transfers.empty()) trace.backends.push_back(Backend::kRocm);
   if (trace.counts.skipped > 0) {
     trace.warnings.push_back(fmt::format(
         "{}: {} records without integer start/end timestamps skipped", path, trace.counts.skipped));
   }
-  SortTraceTables(&trace);
-  ComputeTraceSpan(&trace);
+  FinishImport(&trace, {.backends = {.deviceless = Backend::kRocm}});
   return trace;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "import/common/finish_import.h"
 #include "import/rocprof/agents.h"
 #include "import/rocprof/api_calls.h"
 #include "import/rocprof/compute/workload.h"
@@ -14,7 +15,6 @@
 #include "import/rocprof/siblings.h"
 #include "import/rocprof/side_files.h"
 #include "io/block_reader.h"
-#include "model/trace_order.h"
 
 namespace tensormorph::rocprof {
 namespace {
@@ -288,14 +288,11 @@ StatusOr<Trace> RocprofImporter::Import(const std::string& path,
     trace.format_version += "; with " + list;
   }
   for (const AgentInfo& a : agents) trace.described_device_count += a.gpu ? 1 : 0;
-  if (!trace.api_calls.empty()) trace.backends.push_back(Backend::kCpu);
-  if (!trace.kernels.empty() || !trace.transfers.empty()) trace.backends.push_back(Backend::kRocm);
   if (trace.counts.kernels == 0 && kind == CsvKind::kKernels) {
     warnings.File(path, "no kernel dispatch rows");
   }
-  SortTraceTables(&trace);
-  ComputeTraceSpan(&trace);
   warnings.AppendTo(&trace.warnings);
+  FinishImport(&trace, {.backends = {.deviceless = Backend::kRocm}});
   return trace;
 }
 

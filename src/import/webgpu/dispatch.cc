@@ -6,8 +6,7 @@
 #include <optional>
 #include <utility>
 
-#include "model/timestamp_quantum.h"
-#include "model/trace_order.h"
+#include "import/common/finish_import.h"
 
 namespace tensormorph::webgpu {
 namespace {
@@ -19,7 +18,6 @@ void BuildDispatchTrace(DispatchList list, Trace* trace) {
   device.backend = Backend::kWebGpu;
   device.name = "WebGPU";
   trace->devices.push_back(device);
-  trace->backends = {Backend::kCpu, Backend::kWebGpu};
   trace->tracks.push_back(Track{0, 0, {}, {}, list.host_track_name});
   trace->format_version = list.format_version;
   trace->metadata = std::move(list.metadata);
@@ -51,7 +49,7 @@ void BuildDispatchTrace(DispatchList list, Trace* trace) {
     op.duration_ns = duration;
     op.external_id = external_id;
     op.name = trace->strings.Intern(d.op);
-    if (!d.inputs.empty()) op.inputs = trace->strings.Intern(d.inputs);
+    if (d.inputs) op.inputs = trace->op_inputs.Add(*d.inputs);
     op.track = 0;
     op.kind = SliceKind::kOp;
     trace->slices.push_back(op);
@@ -105,12 +103,8 @@ void BuildDispatchTrace(DispatchList list, Trace* trace) {
   }
   if (untimed > 0) trace->metadata["untimed_kernels"] = std::to_string(untimed);
 
-  SortTraceTables(trace);
-  ComputeTraceSpan(trace);
-  trace->timestamp_resolution_ns = DetectTimestampQuantum(*trace);
-  if (trace->timestamp_resolution_ns > 0) {
-    trace->warnings.push_back(QuantizedTimestampsWarning(*trace));
-  }
+  // The host is always traced and the WebGPU device always listed; the quantum is detected there.
+  FinishImport(trace, {.backends = {.host_traced = true, .every_device = true}});
 }
 
 }  // namespace tensormorph::webgpu

@@ -22,9 +22,9 @@
 namespace tensormorph::webgpu {
 
 struct Dispatch {
-  std::string kernel;  // the kernel row's name: the WGSL program, else the op type
-  std::string op;      // the op slice's name: ONNX op type, TF.js kernel name
-  std::string inputs;  // Slice::inputs JSON ({"dims": ..., "types": ...}); empty when unknown
+  std::string kernel;                  // the kernel row's name: the WGSL program, else the op type
+  std::string op;                      // the op slice's name: ONNX op type, TF.js kernel name
+  std::optional<OpInputs> inputs;      // the op's recorded arguments; none when unknown
   std::optional<int64_t> start_ns;     // measured start, relative ns; none in logs
   std::optional<int64_t> duration_ns;  // none: the profiler could not time it
 };

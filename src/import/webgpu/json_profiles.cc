@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 
+#include "import/common/op_inputs_json.h"
 #include "import/webgpu/json_decimal.h"
 
 namespace tensormorph::webgpu {
@@ -28,15 +29,15 @@ Status JsonStatus(const JsonError& error, uint64_t base_offset) {
                          SourcePosition::AtOffset(base_offset + error.byte_offset));
 }
 
-// {"dims": [...], "types": [...]} from [{dims, dataType}, ...] (ORT) when it has any entry.
-std::string InputsFromMetadata(const json& metadata) {
-  if (!metadata.is_array() || metadata.empty()) return {};
+// The op's arguments (dims and types) from [{dims, dataType}, ...] (ORT) when it has any entry.
+std::optional<OpInputs> InputsFromMetadata(const json& metadata) {
+  if (!metadata.is_array() || metadata.empty()) return std::nullopt;
   json dims = json::array(), types = json::array();
   for (const json& entry : metadata) {
     dims.push_back(Member(entry, "dims"));
     types.push_back(StringMember(entry, "dataType"));
   }
-  return fmt::format("{{\"dims\": {}, \"types\": {}}}", dims.dump(), types.dump());
+  return OpInputsFromValues(dims, &types);
 }
 
 // One WebGpuProfilingDataV1 object; false when it has no usable startTime/endTime.
@@ -110,7 +111,7 @@ void AddTfjsProfile(const json& doc, DispatchList* list, TfjsTotals* totals) {
     d.op = name;
     const json& shapes = Member(kernel, "inputShapes");
     if (shapes.is_array() && !shapes.empty()) {
-      d.inputs = fmt::format("{{\"dims\": {}}}", shapes.dump());
+      d.inputs = OpInputsFromValues(shapes);
     }
     const json& time = Member(kernel, "kernelTimeMs");
     const std::optional<int64_t> ns = ScaledNumber(time, 6);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "import/common/op_inputs_json.h"
 #include "model/time.h"
 
 namespace tensormorph::webgpu {
@@ -19,20 +20,20 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
-// {"dims": [[1,3,224,224], ...], "types": ["float32", ...]} from the inputs of
-// "input[0]: [1,3,224,224] | float32, input[1]: [...] | float32, output[0]: ..."; empty when the
+// The op's arguments (dims [[1,3,224,224], ...], types ["float32", ...]) from the inputs of
+// "input[0]: [1,3,224,224] | float32, input[1]: [...] | float32, output[0]: ..."; none when the
 // text has no inputs or does not read as shapes.
-std::string InputsFromShapes(std::string_view text) {
+std::optional<OpInputs> InputsFromShapes(std::string_view text) {
   nlohmann::json dims = nlohmann::json::array(), types = nlohmann::json::array();
   for (size_t at = text.find("input["); at != std::string_view::npos;
        at = text.find("input[", at + 1)) {
     if (at > 0 && text[at - 1] != ' ' && text[at - 1] != ',' && text[at - 1] != '"') continue;
     const size_t open = text.find(": [", at);
     const size_t close = open == std::string_view::npos ? open : text.find(']', open + 3);
-    if (close == std::string_view::npos) return {};
+    if (close == std::string_view::npos) return std::nullopt;
     nlohmann::json shape = nlohmann::json::parse(text.substr(open + 2, close - open - 1), nullptr,
                                                  /*allow_exceptions=*/false);
-    if (!shape.is_array()) return {};
+    if (!shape.is_array()) return std::nullopt;
     std::string_view type;
     if (const size_t bar = text.find(" | ", close); bar == close + 1) {
       type = text.substr(bar + 3);
@@ -41,12 +42,10 @@ std::string InputsFromShapes(std::string_view text) {
     dims.push_back(std::move(shape));
     types.push_back(std::string(type));
   }
-  if (dims.empty()) return {};
-  // The log is text, not JSON: a type name may hold bytes that are not UTF-8, which dump() would
-  // throw on (found by fuzzing).
-  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
-  return fmt::format("{{\"dims\": {}, \"types\": {}}}", dims.dump(-1, ' ', false, kReplace),
-                     types.dump(-1, ' ', false, kReplace));
+  if (dims.empty()) return std::nullopt;
+  // The log is text, not JSON: a type name may hold bytes that are not UTF-8, which the exporters
+  // write as U+FFFD (found by fuzzing).
+  return OpInputsFromValues(dims, &types);
 }
 
 // A line of the session profile ORT-web prints with enableProfiling: the "[" and "]" around it, and

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "import/common/op_inputs_json.h"
 #include "model/time.h"
 
 namespace tensormorph::webgpu {
@@ -51,9 +52,9 @@ std::optional<int64_t> Rank(std::string_view s) {
   return ParseScaledDecimal(s.substr(0, d), 0);
 }
 
-// {"dims": [[1,32,32,3], [3,3,3,8]]} from "x: 4D 1,32,32,3 filter: 4D 3,3,3,8 "; empty when the
-// text does not read as "<name>: <rank>D <dims>" entries.
-std::string InputsFromDescription(std::string_view text) {
+// The op's arguments (dims [[1,32,32,3], [3,3,3,8]]) from "x: 4D 1,32,32,3 filter: 4D 3,3,3,8 ";
+// none when the text does not read as "<name>: <rank>D <dims>" entries.
+std::optional<OpInputs> InputsFromDescription(std::string_view text) {
   std::vector<std::string_view> tokens;
   for (size_t from = 0; from < text.size();) {
     const size_t space = text.find(' ', from);
@@ -83,8 +84,8 @@ std::string InputsFromDescription(std::string_view text) {
     }
     dims.push_back(std::move(shape));
   }
-  if (dims.empty()) return {};
-  return fmt::format("{{\"dims\": {}}}", dims.dump());
+  if (dims.empty()) return std::nullopt;
+  return OpInputsFromValues(dims);
 }
 
 // At most `limit` bytes of `text` for a message, bytes outside printable ASCII as '?'.

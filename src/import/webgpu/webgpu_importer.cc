@@ -17,8 +17,8 @@ bool Has(std::string_view head, std::string_view key) {
 }
 
 // Whether some line holds a whole ORT-web profiling record: the marker, then "execution time:
-// <digits> ns". The marker alone is not enough: documentation quoting it (this project's README)
-// is not a log.
+// <digits> ns". The marker alone is not enough: documentation quoting it (this project's
+// docs/inputs.md) is not a log.
 bool HasProfilingRecord(std::string_view head) {
   for (size_t at = head.find(kOrtProfilingMarker); at != std::string_view::npos;
        at = head.find(kOrtProfilingMarker, at + 1)) {

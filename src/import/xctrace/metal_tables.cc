@@ -7,9 +7,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "import/common/finish_import.h"
 #include "import/xctrace/xctrace_importer.h"
 #include "model/time.h"
-#include "model/trace_order.h"
 
 namespace tensormorph::xctrace {
 namespace {
@@ -289,8 +289,6 @@ Status Builder::Build() {
     d.described =
         std::find(described_gpus_.begin(), described_gpus_.end(), d.name) != described_gpus_.end();
   }
-  trace_->backends = {Backend::kCpu};
-  if (!trace_->devices.empty()) trace_->backends.push_back(Backend::kMetal);
   trace_->format_version = "xctrace export XML (Metal System Trace)";
   trace_->metadata["time_origin"] = "\"trace start\"";
   trace_->metadata["tables"] = nlohmann::json(schemas).dump();
@@ -321,8 +319,8 @@ Status Builder::Build() {
         fmt::format("{} values redefine an id already defined; references use the first definition",
                     doc_.duplicate_ids));
   }
-  SortTraceTables(trace_);
-  ComputeTraceSpan(trace_);
+  // The host is always traced; every GPU listed is a Metal device.
+  FinishImport(trace_, {.backends = {.host_traced = true, .every_device = true}});
   return Status::Ok();
 }
 

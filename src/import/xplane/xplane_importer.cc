@@ -8,11 +8,12 @@
 #include <set>
 #include <system_error>
 
+#include "import/common/device_arch.h"
+#include "import/common/finish_import.h"
 #include "import/xplane/kernel_details.h"
 #include "import/xplane/plane_readers.h"
 #include "import/xplane/profile_dir.h"
 #include "import/xplane/xplane.pb.h"
-#include "model/trace_order.h"
 
 namespace tensormorph::xplane {
 namespace {
@@ -149,19 +150,13 @@ StatusOr<Trace> ImportFile(const std::string& path, const ImportOptions& options
       state.host_thread_lines > 0
           ? "runtime API calls on \"Host Threads\" lines (current, JAX 0.7+)"
           : "no \"Host Threads\" lines: launch records named after kernels (legacy, JAX <= 0.6)");
-  if (!trace.api_calls.empty() || !trace.slices.empty()) trace.backends.push_back(Backend::kCpu);
-  for (const Device& d : trace.devices) {
-    if (std::find(trace.backends.begin(), trace.backends.end(), d.backend) ==
-        trace.backends.end()) {
-      trace.backends.push_back(d.backend);
-    }
-  }
   if (trace.kernels.empty() && trace.transfers.empty()) {
     trace.warnings.push_back(
         "no GPU kernels or copies: the XSpace has no \"Stream #N\" events on /device:GPU planes");
   }
-  SortTraceTables(&trace);
-  ComputeTraceSpan(&trace);
+  SetCudaArchs(&trace);  // ROCm planes give no gfx target
+  // Every GPU plane is a device of the trace, whether its streams ran something or not.
+  FinishImport(&trace, {.backends = {.every_device = true}});
   return trace;
 }
 

@@ -9,7 +9,7 @@
 
 #include "analysis/diff/diff.h"
 #include "analysis/kernels.h"
-#include "analysis/linking/work_links.h"
+#include "analysis/linking/linked_trace.h"
 #include "analysis/occupancy/kernel_occupancy.h"
 #include "analysis/ops/ops.h"
 #include "analysis/roofline.h"
@@ -27,8 +27,7 @@ struct ReportDiff {
 };
 
 struct ReportData {
-  std::vector<const Trace*> traces;
-  std::vector<const TraceLinks*> links;  // parallel to traces
+  std::vector<const LinkedTrace*> inputs;
   TimelineOptions timeline_options;
   const TimelineResult* timeline = nullptr;
   const KernelSummary* kernels = nullptr;  // SummarizeKernels with a default KernelQuery

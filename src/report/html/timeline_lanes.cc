@@ -59,9 +59,9 @@ void AddToBuckets(int64_t start, int64_t end, uint32_t v, int64_t width, std::ve
 
 }  // namespace
 
-Json BuildTimelineLanes(const std::vector<const Trace*>& traces,
-                        const std::vector<const TraceLinks*>& links,
+Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
                         const KernelOccupancySummary& occupancy, const LaneOptions& options) {
+  const std::vector<const Trace*> traces = TracesOf(inputs);
   std::map<OccupancyKey, double> theoretical;
   for (const KernelOccupancyRow& r : occupancy.rows) {
     theoretical.emplace(OccupancyKey{r.name, r.backend, r.block_size, r.registers_per_thread,
@@ -164,7 +164,7 @@ Json BuildTimelineLanes(const std::vector<const Trace*>& traces,
   size_t raw_kept = 0;
   for (const LaneKernels& lane : lanes) {
     const Trace& t = *traces[lane.input];
-    const TraceLinks& l = *links[lane.input];
+    const TraceLinks& l = inputs[lane.input]->links();
     Json s = Json::array(), d = Json::array(), v = Json::array();
     const size_t count0 = static_cast<size_t>(span / finest) + 1;
     std::vector<int64_t> busy(count0, 0);

@@ -15,7 +15,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "analysis/linking/work_links.h"
+#include "analysis/linking/linked_trace.h"
 #include "analysis/occupancy/kernel_occupancy.h"
 #include "model/trace.h"
 #include "report/json_output.h"
@@ -27,9 +27,8 @@ struct LaneOptions {
   size_t finest_buckets = 8192;    // buckets of the finest LOD level over the whole span
 };
 
-// `links` is parallel to `traces`; `occupancy` supplies the theoretical occupancy per launch shape.
-Json BuildTimelineLanes(const std::vector<const Trace*>& traces,
-                        const std::vector<const TraceLinks*>& links,
+// `occupancy` supplies the theoretical occupancy per launch shape.
+Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
                         const KernelOccupancySummary& occupancy, const LaneOptions& options);
 
 }  // namespace tensormorph

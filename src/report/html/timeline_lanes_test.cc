@@ -40,8 +40,8 @@ std::vector<int64_t> Starts(const Json& lane) {
 
 TEST(TimelineLanes, OneLanePerStreamWithDeltaEncodedBoxes) {
   Trace t = MakeTrace();
-  TraceLinks links = LinkTrace(t);
-  Json j = BuildTimelineLanes({&t}, {&links}, KernelOccupancySummary{}, LaneOptions{});
+  const LinkedTrace linked(t);
+  Json j = BuildTimelineLanes({&linked}, KernelOccupancySummary{}, LaneOptions{});
   EXPECT_EQ(j["t0_ns"], 1000);
   EXPECT_EQ(j["span_ns"], 150);
   ASSERT_EQ(j["lanes"].size(), 2u);
@@ -57,10 +57,10 @@ TEST(TimelineLanes, OneLanePerStreamWithDeltaEncodedBoxes) {
 
 TEST(TimelineLanes, BucketsHoldBusyFractionAndDominantKernel) {
   Trace t = MakeTrace();
-  TraceLinks links = LinkTrace(t);
+  const LinkedTrace linked(t);
   LaneOptions options;
   options.finest_buckets = 3;  // 150 ns span -> 50 ns buckets: [0,50) [50,100) [100,150]
-  Json j = BuildTimelineLanes({&t}, {&links}, KernelOccupancySummary{}, options);
+  Json j = BuildTimelineLanes({&linked}, KernelOccupancySummary{}, options);
   const Json& level = j["lanes"][0]["lod"][0];
   EXPECT_EQ(level["bucket_ns"], 50);
   // Stream 7: 10 + 30 ns busy in bucket 0 (40/50 -> 204/255), 10 ns in bucket 1, 1 ns in bucket 2.
@@ -72,10 +72,10 @@ TEST(TimelineLanes, BucketsHoldBusyFractionAndDominantKernel) {
 
 TEST(TimelineLanes, RawBoxesStopAtOneTimeForEveryLane) {
   Trace t = MakeTrace();
-  TraceLinks links = LinkTrace(t);
+  const LinkedTrace linked(t);
   LaneOptions options;
   options.max_raw_boxes = 2;  // the two earliest starts: 0 and 20
-  Json j = BuildTimelineLanes({&t}, {&links}, KernelOccupancySummary{}, options);
+  Json j = BuildTimelineLanes({&linked}, KernelOccupancySummary{}, options);
   EXPECT_EQ(j["raw_complete"], false);
   EXPECT_EQ(j["raw_box_count"], 2);
   EXPECT_EQ(j["raw_until_ns"], 50);  // the third start: kernels before it are all embedded

@@ -8,13 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "devices/measured_peaks.h"
+#include "import/common/finish_import.h"
 #include "import/rocprof/agents.h"
 #include "import/rocprof/compute/dispatch_table.h"
 #include "import/rocprof/compute/system_info.h"
 #include "import/rocprof/compute/times.h"
 #include "import/rocprof/compute/work.h"
 #include "import/rocprof/compute/workload_files.h"
-#include "model/trace_order.h"
 
 namespace tensormorph::rocprof::compute {
 namespace {
@@ -54,6 +54,8 @@ Times TimesOf(const DispatchRow& row) {
   return {ParseTime(row.start_text), ParseTime(row.end_text)};
 }
 
+constexpr const char* kPeaksSource = "rocprof-compute roofline.csv";
+
 // One device per GPU_ID, each described by sysinfo (a workload profiles one GPU model).
 class Devices {
  public:
@@ -66,7 +68,9 @@ class Devices {
     d.vendor = "AMD";
     d.trace_id = ParseInt(gpu_id).value_or(0);
     d.measured_peaks = peaks_;
+    if (!peaks_.empty()) d.measured_peaks_source = kPeaksSource;
     if (info_ != nullptr && !info_->gpu_arch.empty()) {
+      d.arch = info_->gpu_arch;
       trace_->metadata[GfxArchMetadataKey(d.trace_id)] = Json(info_->gpu_arch);
     }
     const auto index = static_cast<uint32_t>(trace_->devices.size());
@@ -154,7 +158,7 @@ StatusOr<Trace> ImportWorkload(const std::string& path, const ImportOptions& opt
     if (read.ok() && !read->empty()) {
       peaks = std::move(read).value();
       used.push_back("roofline.csv");
-      trace.metadata[measured_peaks::kSourceMetadataKey] = Json("rocprof-compute roofline.csv");
+      trace.metadata[measured_peaks::kSourceMetadataKey] = Json(kPeaksSource);
     } else {
       warnings.File(files.roofline, read.ok() ? "no row for device 0: peaks not used"
                                               : "could not be read: " + read.status().message());
@@ -278,6 +282,7 @@ StatusOr<Trace> ImportWorkload(const std::string& path, const ImportOptions& opt
   for (Row& row : rows) {
     row.counters.kernel = static_cast<uint32_t>(trace.kernels.size());
     trace.kernels.push_back(row.kernel);
+    row.counters.source = CounterSource::kRocprofCompute;
     trace.kernel_counters.push_back(std::move(row.counters));
   }
 
@@ -294,10 +299,10 @@ StatusOr<Trace> ImportWorkload(const std::string& path, const ImportOptions& opt
     }
     trace.described_device_count = 1;
   }
-  if (!trace.kernels.empty()) trace.backends.push_back(Backend::kRocm);
   if (trace.counts.kernels == 0) warnings.File(primary.path(), "no kernel dispatch rows");
-  ComputeTraceSpan(&trace);
   warnings.AppendTo(&trace.warnings);
+  FinishImport(&trace,
+               {.order = TableOrder::kKernelsInOrder, .backends = {.deviceless = Backend::kRocm}});
   return trace;
 }
 

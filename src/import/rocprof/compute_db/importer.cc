@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "devices/measured_peaks.h"
+#include "import/common/finish_import.h"
 #include "import/nsys/schema.h"
 #include "import/nsys/sqlite_db.h"
 #include "import/rocprof/agents.h"
@@ -18,7 +19,6 @@
 #include "import/rocprof/compute_db/kernels.h"
 #include "import/rocprof/compute_db/tables.h"
 #include "import/rocprof/compute_db/workloads.h"
-#include "model/trace_order.h"
 
 namespace tensormorph::rocprof::compute_db {
 namespace {
@@ -44,7 +44,9 @@ class Devices {
     d.vendor = "AMD";
     d.trace_id = gpu_id;
     if (w != nullptr) d.measured_peaks = w->peaks;
+    if (!d.measured_peaks.empty()) d.measured_peaks_source = kPeaksSource;
     if (w != nullptr && w->system && !w->system->gpu_arch.empty()) {
+      d.arch = w->system->gpu_arch;
       trace_->metadata[GfxArchMetadataKey(gpu_id)] = Json(w->system->gpu_arch);
     }
     const auto index = static_cast<uint32_t>(trace_->devices.size());
@@ -258,11 +260,12 @@ StatusOr<Trace> ComputeDbImporter::Import(const std::string& path,
   for (Row& row : rows) {
     row.counters.kernel = static_cast<uint32_t>(trace.kernels.size());
     trace.kernels.push_back(row.kernel);
+    row.counters.source = CounterSource::kRocprofComputeDb;
     trace.kernel_counters.push_back(std::move(row.counters));
   }
-  if (!trace.kernels.empty()) trace.backends.push_back(Backend::kRocm);
-  ComputeTraceSpan(&trace);
   warnings.AppendTo(&trace.warnings);
+  FinishImport(&trace,
+               {.order = TableOrder::kKernelsInOrder, .backends = {.deviceless = Backend::kRocm}});
   return trace;
 }
 

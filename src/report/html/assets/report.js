@@ -2,6 +2,11 @@
 // tensormorph.report/1, built by src/report/html/report_model.cc) into tables, the timeline canvas
 // and the roofline chart. No libraries and no network: everything it needs is in this file.
 //
+// Its result rows are those of the commands' `--format json`, field for field (the kernels rows of
+// `tensormorph kernels`, the roofline rows of `tensormorph roofline`, ...; README and docs/ name
+// the fields); `kernels.joined` and `summary.below_roof` point into the occupancy and roofline rows
+// by index.
+//
 // window.__tm exposes the state the browser tests read (tests/browser/report_test.mjs): the data,
 // the timeline's visible window and what its last frame drew.
 (() => {
@@ -161,7 +166,8 @@
     c.append(el('h3', { text: 'Devices' }));
     makeTable(c, {
       id: 'devices-table', caption: 'Per device: span from first to last work, busy time, idle gaps',
-      filter: false, rows: s.devices.map((d) => ({ ...d, name: d.device })),
+      filter: false,
+      rows: s.devices.map((d) => ({ ...d, name: d.label, gap_count: d.gaps.count, gap_total_ns: d.gaps.total_ns })),
       columns: [
         { key: 'name', label: 'Device' },
         { key: 'rank', label: 'Rank', num: true, fmt: (v) => (v === null ? '–' : String(v)) },
@@ -180,9 +186,9 @@
       list.append(el('li', { text: `Idle gap of ${fmtNs(g.length_ns)} on ${g.device} (${g.cause.replace(/_/g, ' ')}), ` +
         `between ${short(g.before)} and ${short(g.after)}` }));
     }
-    for (const r of s.below_roof) {
+    for (const r of s.below_roof.map((i) => D.roofline.rows[i])) {
       list.append(el('li', { text: `${short(r.name)} runs at ${fmtPct(r.percent_of_roof)} of its roof ` +
-        `(${r.memory_bound ? 'memory' : 'compute'} bound) for ${fmtNs(r.total_ns)} on ${r.device}` }));
+        `${r.bound ? `(${r.bound} bound) ` : ''}for ${fmtNs(r.total_ns)} on ${r.device}` }));
     }
     if (!s.below_roof.length) {
       list.append(el('li', { class: 'muted', text: 'No kernel has counters for the roofline (profile with Nsight Compute for FLOPs and DRAM bytes).' }));
@@ -218,9 +224,24 @@
   // ---------- kernels ----------
   function renderKernels() {
     const k = D.kernels, c = body('kernels');
+    // Each row with the occupancy of its most-used launch shape and its roofline row (by index).
+    const rows = k.rows.map((r, i) => {
+      const j = k.joined[i];
+      const o = j.occupancy === null ? null : D.occupancy.rows[j.occupancy];
+      const f = j.roofline === null ? null : D.roofline.rows[j.roofline];
+      return {
+        ...r,
+        theoretical_occupancy: o ? o.theoretical_occupancy : null,
+        achieved_occupancy: o ? o.achieved_occupancy : null,
+        limiter: o ? o.limiter : null,
+        arithmetic_intensity: f ? f.arithmetic_intensity : null,
+        achieved_flops_per_s: f ? f.achieved_flops_per_s : null,
+        percent_of_roof: f ? f.percent_of_roof : null,
+      };
+    });
     makeTable(c, {
       id: 'kernels-table', caption: 'Per kernel name and backend (the rows of `tensormorph kernels`), with the occupancy and roofline of its most-used launch shape',
-      rows: k.rows,
+      rows,
       columns: [
         { key: 'name', label: 'Kernel' },
         { key: 'backend', label: 'Backend' },
@@ -232,7 +253,7 @@
         { key: 'min_ns', label: 'Min', num: true, fmt: fmtNs },
         { key: 'max_ns', label: 'Max', num: true, fmt: fmtNs },
         { key: 'stddev_ns', label: 'Std dev', num: true, fmt: fmtNs },
-        { key: 'occupancy', label: 'Occupancy theor. (%)', num: true, fmt: fmtFrac },
+        { key: 'theoretical_occupancy', label: 'Occupancy theor. (%)', num: true, fmt: fmtFrac },
         { key: 'achieved_occupancy', label: 'Occupancy achieved (%)', num: true, fmt: fmtFrac },
         { key: 'limiter', label: 'Limiter' },
         { key: 'arithmetic_intensity', label: 'Intensity (FLOP/B)', num: true, fmt: (v) => (v === null ? '–' : v.toPrecision(3)) },
@@ -265,8 +286,8 @@
         { key: 'block_size', label: 'Block (threads)', num: true, fmt: fmtInt },
         { key: 'registers_per_thread', label: 'Registers/thread', num: true, fmt: fmtInt },
         { key: 'shared_memory_bytes', label: 'Shared mem (B/block)', num: true, fmt: fmtInt },
-        { key: 'theoretical', label: 'Theoretical (%)', num: true, fmt: fmtFrac },
-        { key: 'achieved', label: 'Achieved (%)', num: true, fmt: fmtFrac },
+        { key: 'theoretical_occupancy', label: 'Theoretical (%)', num: true, fmt: fmtFrac },
+        { key: 'achieved_occupancy', label: 'Achieved (%)', num: true, fmt: fmtFrac },
         { key: 'achieved_source', label: 'Achieved from' },
         { key: 'limiter', label: 'Limiter' },
       ],
@@ -295,7 +316,7 @@
     const W = 760, H = 420, L = 70, R = 20, T = 20, B = 50;
     let xs = pts.map((p) => p.arithmetic_intensity), ys = pts.map((p) => p.achieved_flops_per_s);
     const roofs = new Map();
-    for (const p of r.rows) if (p.peak_flops_per_s && p.peak_bytes_per_s) roofs.set(`${p.device}|${p.precision}`, p);
+    for (const p of r.rows) if (p.peak_flops_per_s && p.peak_bytes_per_s) roofs.set(`${p.device}|${p.precision ?? 'unknown'}`, p);
     for (const p of roofs.values()) { ys.push(p.peak_flops_per_s); xs.push(p.peak_flops_per_s / p.peak_bytes_per_s); }
     const lx0 = Math.floor(Math.log10(Math.min(...xs, 1) / 2)), lx1 = Math.ceil(Math.log10(Math.max(...xs, 10) * 2));
     const ly0 = Math.floor(Math.log10(Math.min(...ys) / 2)), ly1 = Math.ceil(Math.log10(Math.max(...ys) * 1.5));
@@ -316,8 +337,8 @@
     for (const p of roofs.values()) {
       const ridge = p.peak_flops_per_s / p.peak_bytes_per_s, xa = 10 ** lx0, xb = 10 ** lx1;
       const line = svg('polyline', { class: 'roof', points: `${X(xa)},${Y(Math.max(xa * p.peak_bytes_per_s, 10 ** ly0))} ${X(ridge)},${Y(p.peak_flops_per_s)} ${X(xb)},${Y(p.peak_flops_per_s)}` });
-      line.append(svg('title', {}, `${p.device} ${p.precision}: peak ${fmtSi(p.peak_flops_per_s, 'FLOP/s')}, ${fmtSi(p.peak_bytes_per_s, 'B/s')}`));
-      s.append(line, svg('text', { x: W - R - 4, y: Y(p.peak_flops_per_s) - 4, 'text-anchor': 'end' }, `${p.precision} peak ${fmtSi(p.peak_flops_per_s, 'FLOP/s')}`));
+      line.append(svg('title', {}, `${p.device} ${p.precision ?? 'unknown'}: peak ${fmtSi(p.peak_flops_per_s, 'FLOP/s')}, ${fmtSi(p.peak_bytes_per_s, 'B/s')}`));
+      s.append(line, svg('text', { x: W - R - 4, y: Y(p.peak_flops_per_s) - 4, 'text-anchor': 'end' }, `${p.precision ?? 'unknown'} peak ${fmtSi(p.peak_flops_per_s, 'FLOP/s')}`));
     }
     const tmax = Math.max(1, ...pts.map((p) => p.total_ns));
     for (const p of pts) {
@@ -340,7 +361,7 @@
         { key: 'achieved_flops_per_s', label: 'Achieved (FLOP/s)', num: true, fmt: (v) => fmtSi(v, 'FLOP/s') },
         { key: 'ceiling_flops_per_s', label: 'Ceiling (FLOP/s)', num: true, fmt: (v) => fmtSi(v, 'FLOP/s') },
         { key: 'percent_of_roof', label: 'Of roof (%)', num: true, fmt: (v) => fmtPct(v) },
-        { key: 'memory_bound', label: 'Bound', fmt: (v) => (v === null ? '–' : v ? 'memory' : 'compute') },
+        { key: 'bound', label: 'Bound' },
       ],
     });
   }

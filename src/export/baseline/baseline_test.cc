@@ -2,9 +2,8 @@
 
 #include <sstream>
 
-#include "baseline/baseline_file.h"
-#include "baseline/baseline_json.h"
-#include "baseline/json_position.h"
+#include "export/baseline/baseline_file.h"
+#include "export/baseline/baseline_json.h"
 
 namespace tensormorph {
 namespace {
@@ -137,21 +136,6 @@ TEST(BaselineDetection, OnlyTensormorphSchemasAreBaselines) {
   EXPECT_FALSE(LooksLikeTensormorphDocument(R"([{"schema": "tensormorph.baseline/1"}])"));
   EXPECT_FALSE(LooksLikeTensormorphDocument("\x1f\x8b\x08"));
   EXPECT_FALSE(LooksLikeTensormorphDocument(R"({"schema":"tensormorph.trace/1","devices":[]})"));
-}
-
-TEST(JsonPosition, FindsNestedValuesByPointer) {
-  const std::string text = "{\"a\": [1, {\"b~/c\": 22}, [3]],\n \"d\": \"x\"}";
-  EXPECT_EQ(OffsetOfJsonValue(text, ""), 0u);
-  EXPECT_EQ(OffsetOfJsonValue(text, "/a"), 6u);
-  EXPECT_EQ(OffsetOfJsonValue(text, "/a/0"), 7u);
-  EXPECT_EQ(OffsetOfJsonValue(text, "/a/1"), 10u);
-  EXPECT_EQ(OffsetOfJsonValue(text, "/a/1/b~0~1c"), 19u);
-  EXPECT_EQ(OffsetOfJsonValue(text, "/a/2/0"), 25u);
-  EXPECT_EQ(OffsetOfJsonValue(text, "/d"), 36u);
-  EXPECT_EQ(OffsetOfJsonValue(text, "/nothing"), SourcePosition::kNoOffset);
-  const SourcePosition p = PositionInText(text, 36);
-  EXPECT_EQ(p.line, 2u);
-  EXPECT_EQ(p.column, 7u);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "baseline/baseline_file.h"
+#include "export/baseline/baseline_file.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "baseline/baseline_json.h"
+#include "export/baseline/baseline_json.h"
 
 namespace tensormorph {
 namespace {

@@ -1,4 +1,4 @@
-// Builds a Baseline from traces: kernel rows as `tensormorph kernels` groups them (name and
+// Builds a Baseline from linked traces: kernel rows as `tensormorph kernels` groups them (name and
 // backend), op rows per framework op name (analysis/ops), and per-step samples from the
 // ProfilerStep#N windows (analysis/steps): a kernel counts in the step whose host window holds its
 // launch, an op call in the step whose window holds its start.
@@ -7,11 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "baseline/baseline.h"
-#include "model/trace.h"
+#include "analysis/linking/linked_trace.h"
+#include "analysis/profile/profile.h"
 
 namespace tensormorph {
 
-Baseline BuildBaseline(const std::vector<const Trace*>& traces, const std::string& created_by);
+Baseline BuildBaseline(const std::vector<const LinkedTrace*>& traces,
+                       const std::string& created_by);
 
 }  // namespace tensormorph

@@ -1,4 +1,4 @@
-#include "baseline/json_position.h"
+#include "io/json_position.h"
 
 #include <iterator>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "model/trace_checks.h"
+#include "import/common/trace_checks.h"
 
 #include <fmt/format.h>
 

@@ -1,12 +1,12 @@
-// The baseline document, tensormorph.baseline/1 (README "tensormorph diff"): writing it, and
+// The baseline document, tensormorph.baseline/1 (docs/baseline.md): writing it, and
 // reading it back with errors that name the position (line:column) of the offending value.
 #pragma once
 
 #include <string_view>
 
-#include "baseline/baseline.h"
+#include "analysis/profile/profile.h"
 #include "model/status.h"
-#include "report/json_output.h"
+#include "io/json.h"
 
 namespace tensormorph {
 

@@ -1,4 +1,4 @@
-// Checks every import gets, whatever its format (LoadTrace runs them after the importer): what a
+// Checks every import gets, whatever its format (FinishImport runs them last): what a
 // hostile or damaged file can do to device rows that no single importer sees.
 #pragma once
 

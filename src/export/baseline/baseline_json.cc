@@ -1,4 +1,4 @@
-#include "baseline/baseline_json.h"
+#include "export/baseline/baseline_json.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <string>
 #include <tuple>
 
-#include "baseline/json_position.h"
+#include "io/json_position.h"
 #include "io/demangle.h"
 
 namespace tensormorph {

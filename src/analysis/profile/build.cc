@@ -1,4 +1,4 @@
-#include "baseline/build.h"
+#include "analysis/profile/build.h"
 
 #include <algorithm>
 #include <map>
@@ -7,9 +7,7 @@
 #include <utility>
 
 #include "analysis/kernels.h"
-#include "analysis/linking/work_links.h"
 #include "analysis/ops/ops.h"
-#include "analysis/steps/steps.h"
 
 namespace tensormorph {
 namespace {
@@ -23,21 +21,21 @@ void AddCapped(int64_t* total, int64_t value) {
 
 // Per input, the index into Baseline::step_numbers of each of its steps.
 struct InputSteps {
-  std::vector<Step> steps;
-  std::vector<size_t> slot;  // parallel to steps
+  const std::vector<Step>* steps = nullptr;  // the LinkedTrace's
+  std::vector<size_t> slot;                  // parallel to *steps
 };
 
-std::vector<InputSteps> FindAllSteps(const std::vector<const Trace*>& traces,
+std::vector<InputSteps> FindAllSteps(const std::vector<const LinkedTrace*>& traces,
                                      std::vector<int64_t>* step_numbers) {
   std::vector<InputSteps> out(traces.size());
   for (size_t i = 0; i < traces.size(); ++i) {
-    out[i].steps = FindSteps(*traces[i]);
-    for (const Step& s : out[i].steps) step_numbers->push_back(s.number);
+    out[i].steps = &traces[i]->steps();
+    for (const Step& s : *out[i].steps) step_numbers->push_back(s.number);
   }
   std::sort(step_numbers->begin(), step_numbers->end());
   step_numbers->erase(std::unique(step_numbers->begin(), step_numbers->end()), step_numbers->end());
   for (InputSteps& input : out) {
-    for (const Step& s : input.steps) {
+    for (const Step& s : *input.steps) {
       input.slot.push_back(std::lower_bound(step_numbers->begin(), step_numbers->end(), s.number) -
                            step_numbers->begin());
     }
@@ -45,8 +43,8 @@ std::vector<InputSteps> FindAllSteps(const std::vector<const Trace*>& traces,
   return out;
 }
 
-void AddKernelRows(const std::vector<const Trace*>& traces, const std::vector<InputSteps>& steps,
-                   Baseline* baseline) {
+void AddKernelRows(const std::vector<const LinkedTrace*>& traces,
+                   const std::vector<InputSteps>& steps, Baseline* baseline) {
   // Counts and totals exactly as `tensormorph kernels` computes them.
   const KernelSummary summary = SummarizeKernels(traces, KernelQuery{});
   std::map<RowKey, ProfileRow> rows;
@@ -65,10 +63,9 @@ void AddKernelRows(const std::vector<const Trace*>& traces, const std::vector<In
   if (n_steps > 0) {
     for (auto& [key, row] : rows) row.step_totals_ns.assign(n_steps, 0);
     for (size_t input = 0; input < traces.size(); ++input) {
-      const Trace& trace = *traces[input];
-      if (steps[input].steps.empty()) continue;
-      const std::vector<int32_t> step_of =
-          StepOfKernels(trace, LinkTrace(trace), steps[input].steps);
+      const Trace& trace = traces[input]->trace();
+      if (steps[input].steps->empty()) continue;
+      const std::vector<int32_t>& step_of = traces[input]->step_of_kernels();
       for (size_t i = 0; i < trace.kernels.size(); ++i) {
         if (step_of[i] < 0) continue;
         const Kernel& k = trace.kernels[i];
@@ -85,14 +82,14 @@ void AddKernelRows(const std::vector<const Trace*>& traces, const std::vector<In
   for (auto& [key, row] : rows) baseline->kernels.push_back(std::move(row));
 }
 
-void AddOpRows(const std::vector<const Trace*>& traces, const std::vector<InputSteps>& steps,
+void AddOpRows(const std::vector<const LinkedTrace*>& traces, const std::vector<InputSteps>& steps,
                Baseline* baseline) {
   // Calls and host time straight from the op slices (every call, nested ones included); device
   // time and backend from the Compute panel's attribution.
   const size_t n_steps = baseline->steps();
   std::map<std::string, ProfileRow, std::less<>> rows;
   for (size_t input = 0; input < traces.size(); ++input) {
-    const Trace& trace = *traces[input];
+    const Trace& trace = traces[input]->trace();
     for (const Slice& s : trace.slices) {
       if (s.kind != SliceKind::kOp) continue;
       const std::string_view name = trace.str(s.name);
@@ -108,7 +105,7 @@ void AddOpRows(const std::vector<const Trace*>& traces, const std::vector<InputS
       ProfileRow& row = it->second;
       ++row.count;
       AddCapped(&row.total_ns, s.duration_ns);
-      if (const int32_t step = StepIndexAt(steps[input].steps, s.start_ns); step >= 0) {
+      if (const int32_t step = StepIndexAt(*steps[input].steps, s.start_ns); step >= 0) {
         AddCapped(&row.step_totals_ns[steps[input].slot[step]], s.duration_ns);
       }
     }
@@ -131,10 +128,12 @@ void AddOpRows(const std::vector<const Trace*>& traces, const std::vector<InputS
 
 }  // namespace
 
-Baseline BuildBaseline(const std::vector<const Trace*>& traces, const std::string& created_by) {
+Baseline BuildBaseline(const std::vector<const LinkedTrace*>& traces,
+                       const std::string& created_by) {
   Baseline baseline;
   baseline.created_by = created_by;
-  for (const Trace* t : traces) {
+  for (const LinkedTrace* linked : traces) {
+    const Trace* t = &linked->trace();
     baseline.inputs.push_back({t->path, t->format, t->rank});
     baseline.timestamp_resolution_ns =
         std::max(baseline.timestamp_resolution_ns, t->timestamp_resolution_ns);

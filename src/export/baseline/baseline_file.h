@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "baseline/baseline.h"
+#include "analysis/profile/profile.h"
 #include "model/status.h"
 
 namespace tensormorph {

@@ -1,7 +1,8 @@
 // A performance baseline: the compact summary of one profile (one or more traces, the ranks of one
-// job) that `tensormorph diff` compares. Built from traces (build.h), saved and read back as the
-// JSON document tensormorph.baseline/1 (baseline_json.h); diffing a trace builds the same summary
-// on the fly, so a trace and its saved baseline compare as equal.
+// job) that `tensormorph diff` compares (analysis/diff). Built from linked traces (build.h), saved
+// and read back as the JSON document tensormorph.baseline/1 (export/baseline/baseline_json.h);
+// diffing a trace builds the same summary on the fly, so a trace and its saved baseline compare
+// as equal.
 #pragma once
 
 #include <cstdint>

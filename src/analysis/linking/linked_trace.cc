@@ -1,0 +1,79 @@
+#include "analysis/linking/linked_trace.h"
+
+#include <mutex>
+
+#include "analysis/flops/slice_work.h"
+#include "analysis/linking/link_stage_counters.h"
+
+namespace tensormorph {
+
+struct LinkedTrace::Parts {
+  std::once_flag links_once, steps_once, work_once;
+  TraceLinks links;
+  std::vector<Step> steps;
+  std::vector<int32_t> step_of_kernels, step_of_transfers;
+  std::vector<std::optional<OpWork>> slice_work;
+};
+
+LinkedTrace::LinkedTrace(const Trace& trace) : trace_(&trace), parts_(std::make_unique<Parts>()) {}
+LinkedTrace::LinkedTrace(LinkedTrace&&) noexcept = default;
+LinkedTrace& LinkedTrace::operator=(LinkedTrace&&) noexcept = default;
+LinkedTrace::~LinkedTrace() = default;
+
+const TraceLinks& LinkedTrace::links() const {
+  std::call_once(parts_->links_once, [this] { parts_->links = LinkTrace(*trace_); });
+  return parts_->links;
+}
+
+const std::vector<Step>& LinkedTrace::steps() const {
+  std::call_once(parts_->steps_once, [this] {
+    const TraceLinks& l = links();
+    parts_->steps = FindSteps(*trace_);
+    parts_->step_of_kernels = StepOfKernels(*trace_, l, parts_->steps);
+    parts_->step_of_transfers = StepOfTransfers(*trace_, l, parts_->steps);
+  });
+  return parts_->steps;
+}
+
+const std::vector<int32_t>& LinkedTrace::step_of_kernels() const {
+  steps();
+  return parts_->step_of_kernels;
+}
+
+const std::vector<int32_t>& LinkedTrace::step_of_transfers() const {
+  steps();
+  return parts_->step_of_transfers;
+}
+
+const std::vector<std::optional<OpWork>>& LinkedTrace::slice_work() const {
+  std::call_once(parts_->work_once, [this] { parts_->slice_work = EstimateSliceWork(*trace_); });
+  return parts_->slice_work;
+}
+
+std::vector<LinkedTrace> LinkTraces(const std::vector<Trace>& traces) {
+  std::vector<LinkedTrace> out;
+  out.reserve(traces.size());
+  for (const Trace& t : traces) out.emplace_back(t);
+  return out;
+}
+
+std::vector<const LinkedTrace*> Pointers(const std::vector<LinkedTrace>& linked) {
+  std::vector<const LinkedTrace*> out;
+  out.reserve(linked.size());
+  for (const LinkedTrace& l : linked) out.push_back(&l);
+  return out;
+}
+
+std::vector<const Trace*> TracesOf(const std::vector<const LinkedTrace*>& linked) {
+  std::vector<const Trace*> out;
+  out.reserve(linked.size());
+  for (const LinkedTrace* l : linked) out.push_back(&l->trace());
+  return out;
+}
+
+LinkStageRuns LinkStageRunCounts() {
+  return {link_stage::links_computed.load(), link_stage::steps_computed.load(),
+          link_stage::slice_work_computed.load()};
+}
+
+}  // namespace tensormorph

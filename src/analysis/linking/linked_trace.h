@@ -1,0 +1,70 @@
+// The linking stage's product: one LinkedTrace per input trace, built once and read by every
+// analysis, the baseline builder and the exporters. It holds what is derived from a trace's rows
+// alone and needed by more than one analysis:
+//  - launch and op links of every kernel and transfer, slice parents, graph-replay kernels
+//    (LinkTrace, analysis/linking/work_links.h);
+//  - the ProfilerStep#N steps and the step each kernel / transfer was launched in
+//    (analysis/steps);
+//  - the FLOP counter's estimate of each framework-op slice (analysis/flops/slice_work.h).
+//
+// Invariants: each part is computed at most once per LinkedTrace, on first use (`kernels` needs
+// none of them, so it pays for none), and is then immutable. First uses may race: every part is
+// guarded by its own std::once_flag, so analyses may run on several threads over one LinkedTrace.
+// The Trace must outlive the LinkedTrace and stay unmodified; a LinkedTrace may be moved (the
+// parts live behind a pointer), so std::vector<LinkedTrace> works.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "analysis/flops/op_work.h"
+#include "analysis/linking/work_links.h"
+#include "analysis/steps/steps.h"
+#include "model/trace.h"
+
+namespace tensormorph {
+
+class LinkedTrace {
+ public:
+  explicit LinkedTrace(const Trace& trace);
+  LinkedTrace(LinkedTrace&&) noexcept;
+  LinkedTrace& operator=(LinkedTrace&&) noexcept;
+  LinkedTrace(const LinkedTrace&) = delete;
+  LinkedTrace& operator=(const LinkedTrace&) = delete;
+  ~LinkedTrace();
+
+  const Trace& trace() const { return *trace_; }
+
+  const TraceLinks& links() const;
+  const std::vector<Step>& steps() const;
+  // Parallel to Trace::kernels / Trace::transfers: index into steps() or -1 (StepOfKernels).
+  const std::vector<int32_t>& step_of_kernels() const;
+  const std::vector<int32_t>& step_of_transfers() const;
+  // Parallel to Trace::slices (EstimateSliceWork).
+  const std::vector<std::optional<OpWork>>& slice_work() const;
+
+ private:
+  struct Parts;
+  const Trace* trace_;
+  std::unique_ptr<Parts> parts_;
+};
+
+// One LinkedTrace per trace, in order; `traces` must outlive the result.
+std::vector<LinkedTrace> LinkTraces(const std::vector<Trace>& traces);
+std::vector<const LinkedTrace*> Pointers(const std::vector<LinkedTrace>& linked);
+// The traces behind `linked`, in order.
+std::vector<const Trace*> TracesOf(const std::vector<const LinkedTrace*>& linked);
+
+// How often each part of the linking stage has been computed in this process, over all
+// LinkedTraces and direct calls (LinkTrace, FindSteps, EstimateSliceWork count themselves). For
+// tests that a command links each input once; atomic, never reset.
+struct LinkStageRuns {
+  uint64_t links = 0;
+  uint64_t steps = 0;
+  uint64_t slice_work = 0;
+};
+LinkStageRuns LinkStageRunCounts();
+
+}  // namespace tensormorph

@@ -1,0 +1,27 @@
+// The whole HTML report from linked traces: runs every analysis the page shows (timeline,
+// kernels, ops, occupancy, roofline) once over the same LinkedTraces, so each input is linked
+// once however many sections read its links, and renders the page (report_model.h,
+// html_page.h). What `tensormorph report` writes.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "analysis/linking/linked_trace.h"
+#include "analysis/timeline/timeline.h"
+#include "report/html/report_model.h"
+
+namespace tensormorph {
+
+struct ReportPageOptions {
+  TimelineOptions timeline;
+  size_t max_raw_boxes = 100'000;  // LaneOptions::max_raw_boxes
+  std::string title = "tensormorph report";
+};
+
+// `diff` (the comparison against --baseline) may be null.
+std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const ReportDiff* diff,
+                         const ReportPageOptions& options);
+
+}  // namespace tensormorph
