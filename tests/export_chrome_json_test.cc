@@ -17,12 +17,12 @@
 #include <set>
 #include <string>
 
-#include "analysis/linking/work_links.h"
 #include "export/chrome_json/event_writer.h"
 #include "export/exporter.h"
-#include "import/importer.h"
 #include "model/trace_order.h"
 #include "support/run_tensormorph.h"
+#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

@@ -17,7 +17,7 @@
 
 #include "export/exporter.h"
 #include "export/perfetto/perfetto_trace.pb.h"
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <tuple>
 
-#include "analysis/linking/work_links.h"
 #include "export/exporter.h"
-#include "import/importer.h"
 #include "support/run_tensormorph.h"
+#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

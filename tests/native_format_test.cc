@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "export/exporter.h"
-#include "import/importer.h"
 #include "support/run_tensormorph.h"
 #include "support/trace_compare.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

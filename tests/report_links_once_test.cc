@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "analysis/diff/diff.h"
-#include "analysis/kernels.h"
-#include "analysis/linking/linked_trace.h"
-#include "analysis/profile/build.h"
-#include "import/importer.h"
 #include "report/html/report.h"
+#include "tensormorph/analysis/diff/diff.h"
+#include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/analysis/profile/build.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

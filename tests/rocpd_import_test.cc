@@ -25,10 +25,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/linking/work_links.h"
-#include "import/importer.h"
 #include "support/run_tensormorph.h"
 #include "support/sql_oracle.h"
+#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/import/importer.h"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "import/importer.h"
 #include "support/trace_compare.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

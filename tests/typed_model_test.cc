@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "export/exporter.h"
-#include "import/importer.h"
 #include "support/kineto_events.h"
 #include "support/trace_compare.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

@@ -20,8 +20,8 @@
 #include <tuple>
 #include <vector>
 
-#include "import/importer.h"
 #include "support/run_tensormorph.h"
+#include "tensormorph/import/importer.h"
 
 namespace {
 

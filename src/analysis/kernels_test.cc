@@ -1,4 +1,4 @@
-#include "analysis/kernels.h"
+#include "tensormorph/analysis/kernels.h"
 
 #include <gtest/gtest.h>
 

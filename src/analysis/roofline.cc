@@ -1,4 +1,4 @@
-#include "analysis/roofline.h"
+#include "tensormorph/analysis/roofline.h"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 #include <map>
 #include <tuple>
 
-#include "analysis/kernels.h"
 #include "analysis/ranking.h"
 #include "analysis/roofline_ops.h"
+#include "tensormorph/analysis/kernels.h"
 
 namespace tensormorph {
 namespace {

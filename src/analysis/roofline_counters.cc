@@ -1,4 +1,4 @@
-#include "analysis/roofline_counters.h"
+#include "tensormorph/analysis/roofline_counters.h"
 
 #include <fmt/format.h>
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/roofline.h"
+#include "tensormorph/analysis/roofline.h"
 
 namespace tensormorph {
 

@@ -1,9 +1,9 @@
-#include "analysis/roofline.h"
+#include "tensormorph/analysis/roofline.h"
 
 #include <gtest/gtest.h>
 
-#include "import/importer.h"
 #include "support/linked.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

@@ -5,11 +5,11 @@
 #include <iostream>
 #include <memory>
 
-#include "analysis/profile/build.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/profile_input.h"
-#include "export/baseline/baseline_file.h"
+#include "tensormorph/analysis/profile/build.h"
+#include "tensormorph/export/baseline/baseline_file.h"
 
 namespace tensormorph {
 namespace {

@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "cli/progress.h"
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

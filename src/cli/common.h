@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "io/block_reader.h"
-#include "model/status.h"
-#include "model/trace.h"
 #include "report/output_format.h"
+#include "tensormorph/io/block_reader.h"
+#include "tensormorph/model/status.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

@@ -8,10 +8,10 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "devices/device_db.h"
 #include "report/csv.h"
 #include "report/json_output.h"
 #include "report/table.h"
+#include "tensormorph/devices/device_db.h"
 
 namespace tensormorph {
 namespace {

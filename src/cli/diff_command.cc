@@ -5,11 +5,11 @@
 #include <iostream>
 #include <memory>
 
-#include "analysis/diff/diff.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/profile_input.h"
 #include "report/diff_report.h"
+#include "tensormorph/analysis/diff/diff.h"
 
 namespace tensormorph {
 namespace {

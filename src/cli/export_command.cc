@@ -12,7 +12,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "export/exporter.h"
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

@@ -2,10 +2,10 @@
 #include <map>
 #include <memory>
 
-#include "analysis/kernels.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "report/kernels_report.h"
+#include "tensormorph/analysis/kernels.h"
 
 namespace tensormorph {
 namespace {

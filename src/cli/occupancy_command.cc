@@ -10,15 +10,15 @@
 #include <memory>
 #include <optional>
 
-#include "analysis/occupancy/gpu_limits.h"
-#include "analysis/occupancy/kernel_occupancy.h"
-#include "analysis/occupancy/occupancy.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "report/csv.h"
 #include "report/json_output.h"
 #include "report/kernel_occupancy_report.h"
 #include "report/table.h"
+#include "tensormorph/analysis/occupancy/gpu_limits.h"
+#include "tensormorph/analysis/occupancy/kernel_occupancy.h"
+#include "tensormorph/analysis/occupancy/occupancy.h"
 
 namespace tensormorph {
 namespace {

@@ -1,10 +1,10 @@
 #include <iostream>
 #include <memory>
 
-#include "analysis/ops/ops.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "report/ops_report.h"
+#include "tensormorph/analysis/ops/ops.h"
 
 namespace tensormorph {
 namespace {

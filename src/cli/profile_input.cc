@@ -4,8 +4,8 @@
 
 #include <iostream>
 
-#include "analysis/profile/build.h"
-#include "export/baseline/baseline_file.h"
+#include "tensormorph/analysis/profile/build.h"
+#include "tensormorph/export/baseline/baseline_file.h"
 
 namespace tensormorph {
 

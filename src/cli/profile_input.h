@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "analysis/profile/profile.h"
 #include "cli/common.h"
+#include "tensormorph/analysis/profile/profile.h"
 
 namespace tensormorph {
 

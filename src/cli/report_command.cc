@@ -8,12 +8,12 @@
 #include <iostream>
 #include <memory>
 
-#include "analysis/diff/diff.h"
-#include "analysis/profile/build.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/profile_input.h"
 #include "report/html/report.h"
+#include "tensormorph/analysis/diff/diff.h"
+#include "tensormorph/analysis/profile/build.h"
 
 namespace tensormorph {
 namespace {

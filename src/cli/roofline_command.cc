@@ -6,12 +6,12 @@
 #include <memory>
 #include <sstream>
 
-#include "analysis/roofline.h"
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "devices/device_db.h"
 #include "report/roofline_report.h"
 #include "report/roofline_svg.h"
+#include "tensormorph/analysis/roofline.h"
+#include "tensormorph/devices/device_db.h"
 
 namespace tensormorph {
 namespace {

@@ -2,12 +2,12 @@
 #include <iostream>
 #include <memory>
 
-#include "analysis/linking/work_links.h"
-#include "analysis/steps/steps.h"
-#include "analysis/timeline/timeline.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "report/timeline_report.h"
+#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/analysis/steps/steps.h"
+#include "tensormorph/analysis/timeline/timeline.h"
 
 namespace tensormorph {
 namespace {

@@ -1,4 +1,4 @@
-#include "devices/device_db.h"
+#include "tensormorph/devices/device_db.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 // ../shared/reference/nvidia.md; the gaps were filled from the pages named below.
 #include <fmt/format.h>
 
-#include "devices/device_db.h"
+#include "tensormorph/devices/device_db.h"
 
 // Entries name only the fields they set (designated initializers); the rest keep their defaults
 // on purpose, which GCC's -Wextra would otherwise report for every block.

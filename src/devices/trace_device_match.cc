@@ -1,7 +1,7 @@
 // Matching the devices a trace reports against the device database.
 #include <fmt/format.h>
 
-#include "devices/device_db.h"
+#include "tensormorph/devices/device_db.h"
 
 namespace tensormorph {
 namespace {

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/linking/linked_trace.h"
-#include "model/status.h"
+#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph {
 

@@ -4,7 +4,6 @@
 #include <filesystem>
 
 #include "import/chrome/chrome_importer.h"
-#include "import/importer.h"
 #include "import/native/native_importer.h"
 #include "import/ncu/ncu_importer.h"
 #include "import/nsys/nsys_importer.h"
@@ -15,8 +14,9 @@
 #include "import/webgpu/webgpu_importer.h"
 #include "import/xctrace/xctrace_importer.h"
 #include "import/xplane/xplane_importer.h"
-#include "io/block_reader.h"
 #include "io/positions.h"
+#include "tensormorph/import/importer.h"
+#include "tensormorph/io/block_reader.h"
 
 namespace tensormorph {
 namespace {

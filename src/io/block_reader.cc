@@ -1,4 +1,4 @@
-#include "io/block_reader.h"
+#include "tensormorph/io/block_reader.h"
 
 #include <fmt/format.h>
 #include <zlib.h>

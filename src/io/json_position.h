@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "model/status.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "io/block_reader.h"
+#include "tensormorph/io/block_reader.h"
 
 namespace tensormorph {
 

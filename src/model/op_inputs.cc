@@ -1,4 +1,4 @@
-#include "model/op_inputs.h"
+#include "tensormorph/model/op_inputs.h"
 
 #include <functional>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "model/precision.h"
+#include "tensormorph/model/precision.h"
 
 namespace tensormorph {
 

@@ -1,4 +1,4 @@
-#include "model/string_pool.h"
+#include "tensormorph/model/string_pool.h"
 
 #include <algorithm>
 #include <cstring>

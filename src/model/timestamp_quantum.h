@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

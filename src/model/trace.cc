@@ -1,4 +1,4 @@
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 #include <algorithm>
 

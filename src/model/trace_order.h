@@ -1,7 +1,7 @@
 // The last step of every importer: put the tables in the model's order and record the span.
 #pragma once
 
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

@@ -5,9 +5,9 @@
 #include <ostream>
 #include <string>
 
-#include "analysis/diff/diff.h"
 #include "report/json_output.h"
 #include "report/output_format.h"
+#include "tensormorph/analysis/diff/diff.h"
 
 namespace tensormorph {
 

@@ -6,11 +6,11 @@
 
 #include <chrono>
 
-#include "analysis/kernels.h"
-#include "devices/device_db.h"
 #include "model/time.h"
 #include "report/csv.h"
 #include "report/json_output.h"
+#include "tensormorph/analysis/kernels.h"
+#include "tensormorph/devices/device_db.h"
 
 namespace tensormorph {
 namespace {

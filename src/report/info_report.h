@@ -5,8 +5,8 @@
 #include <ostream>
 #include <vector>
 
-#include "model/trace.h"
 #include "report/output_format.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

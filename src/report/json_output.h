@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "io/json.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

@@ -4,9 +4,9 @@
 #include <ostream>
 #include <vector>
 
-#include "analysis/occupancy/kernel_occupancy.h"
 #include "report/json_output.h"
 #include "report/output_format.h"
+#include "tensormorph/analysis/occupancy/kernel_occupancy.h"
 
 namespace tensormorph {
 

@@ -4,9 +4,9 @@
 #include <ostream>
 #include <vector>
 
-#include "analysis/roofline.h"
 #include "report/json_output.h"
 #include "report/output_format.h"
+#include "tensormorph/analysis/roofline.h"
 
 namespace tensormorph {
 

@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "analysis/roofline.h"
+#include "tensormorph/analysis/roofline.h"
 
 namespace tensormorph {
 

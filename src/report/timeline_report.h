@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/timeline/timeline.h"
 #include "report/json_output.h"
 #include "report/output_format.h"
+#include "tensormorph/analysis/timeline/timeline.h"
 
 namespace tensormorph {
 

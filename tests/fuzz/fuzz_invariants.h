@@ -2,7 +2,7 @@
 // input that yields a Trace violating these is a bug even without a crash.
 #pragma once
 
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::fuzz {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "io/block_reader.h"
 #include "memory_file.h"
+#include "tensormorph/io/block_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static tensormorph::fuzz::MemoryFile file;

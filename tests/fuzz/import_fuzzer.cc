@@ -7,8 +7,8 @@
 #include <cstdlib>
 
 #include "fuzz_invariants.h"
-#include "import/importer.h"
 #include "memory_file.h"
+#include "tensormorph/import/importer.h"
 
 #ifndef TM_FUZZ_FORMAT
 #error "TM_FUZZ_FORMAT must name an importer (or be empty for detection)"

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "fuzz_invariants.h"
-#include "import/importer.h"
 #include "memory_file.h"
+#include "tensormorph/import/importer.h"
 
 #if !defined(TM_FUZZ_SCHEMA_SEED) || !defined(TM_FUZZ_SCHEMA_FORMAT) || \
     !defined(TM_FUZZ_SCHEMA_TABLES)

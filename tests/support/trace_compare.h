@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::testing {
 

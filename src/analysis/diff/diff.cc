@@ -1,4 +1,4 @@
-#include "analysis/diff/diff.h"
+#include "tensormorph/analysis/diff/diff.h"
 
 #include <algorithm>
 #include <cmath>

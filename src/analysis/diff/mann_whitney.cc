@@ -1,4 +1,4 @@
-#include "analysis/diff/mann_whitney.h"
+#include "tensormorph/analysis/diff/mann_whitney.h"
 
 #include <algorithm>
 #include <cmath>

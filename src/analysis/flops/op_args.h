@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/flops/op_work.h"
-#include "model/op_inputs.h"
+#include "tensormorph/analysis/flops/op_work.h"
+#include "tensormorph/model/op_inputs.h"
 
 namespace tensormorph::flops {
 

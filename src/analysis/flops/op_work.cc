@@ -1,5 +1,5 @@
 // EstimateOpWork: read the recorded arguments, run the op's formula, then add bytes and precision.
-#include "analysis/flops/op_work.h"
+#include "tensormorph/analysis/flops/op_work.h"
 
 #include <fmt/format.h>
 

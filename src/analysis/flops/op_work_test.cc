@@ -1,4 +1,4 @@
-#include "analysis/flops/op_work.h"
+#include "tensormorph/analysis/flops/op_work.h"
 
 #include <gtest/gtest.h>
 

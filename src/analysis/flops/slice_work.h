@@ -4,8 +4,8 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/flops/op_work.h"
-#include "model/trace.h"
+#include "tensormorph/analysis/flops/op_work.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

@@ -1,4 +1,4 @@
-#include "analysis/linking/linked_trace.h"
+#include "tensormorph/analysis/linking/linked_trace.h"
 
 #include <mutex>
 

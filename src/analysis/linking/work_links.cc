@@ -1,4 +1,4 @@
-#include "analysis/linking/work_links.h"
+#include "tensormorph/analysis/linking/work_links.h"
 
 #include <algorithm>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "analysis/occupancy/gpu_limits.h"
+#include "tensormorph/analysis/occupancy/gpu_limits.h"
 
 #include <fmt/format.h>
 

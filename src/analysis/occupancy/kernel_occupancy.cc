@@ -1,4 +1,4 @@
-#include "analysis/occupancy/kernel_occupancy.h"
+#include "tensormorph/analysis/occupancy/kernel_occupancy.h"
 
 #include <fmt/format.h>
 

@@ -9,14 +9,14 @@
 //   blocks      = min of the four and the resident-block limit; occupancy = blocks x warps/block
 //                 / max warps per SM.
 // The launch configurations were read from the trace files with python3 (json / sqlite3).
-#include "analysis/occupancy/kernel_occupancy.h"
+#include "tensormorph/analysis/occupancy/kernel_occupancy.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "import/importer.h"
 #include "support/linked.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

@@ -1,4 +1,4 @@
-#include "analysis/occupancy/occupancy.h"
+#include "tensormorph/analysis/occupancy/occupancy.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "analysis/occupancy/occupancy.h"
+#include "tensormorph/analysis/occupancy/occupancy.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/occupancy/gpu_limits.h"
+#include "tensormorph/analysis/occupancy/gpu_limits.h"
 
 namespace tensormorph {
 namespace {

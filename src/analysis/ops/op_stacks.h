@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/linking/work_links.h"
-#include "model/trace.h"
+#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

@@ -1,15 +1,15 @@
-#include "analysis/ops/ops.h"
+#include "tensormorph/analysis/ops/ops.h"
 
 #include <algorithm>
 #include <map>
 #include <tuple>
 #include <unordered_map>
 
-#include "analysis/kernels.h"
-#include "analysis/linking/work_links.h"
 #include "analysis/ops/op_stacks.h"
 #include "analysis/ops/slice_device_time.h"
 #include "analysis/ranking.h"
+#include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/linking/work_links.h"
 
 namespace tensormorph {
 namespace {

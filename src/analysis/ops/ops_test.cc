@@ -1,4 +1,4 @@
-#include "analysis/ops/ops.h"
+#include "tensormorph/analysis/ops/ops.h"
 
 #include <gtest/gtest.h>
 

@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/linking/work_links.h"
 #include "analysis/ops/op_stacks.h"
-#include "model/trace.h"
+#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

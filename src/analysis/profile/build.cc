@@ -1,4 +1,4 @@
-#include "analysis/profile/build.h"
+#include "tensormorph/analysis/profile/build.h"
 
 #include <algorithm>
 #include <map>
@@ -6,8 +6,8 @@
 #include <tuple>
 #include <utility>
 
-#include "analysis/kernels.h"
-#include "analysis/ops/ops.h"
+#include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/ops/ops.h"
 
 namespace tensormorph {
 namespace {

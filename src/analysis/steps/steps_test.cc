@@ -1,4 +1,4 @@
-#include "analysis/steps/steps.h"
+#include "tensormorph/analysis/steps/steps.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "analysis/timeline/intervals.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

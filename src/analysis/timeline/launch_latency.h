@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "analysis/linking/work_links.h"
 #include "analysis/timeline/device_work.h"
-#include "analysis/timeline/timeline.h"
+#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/analysis/timeline/timeline.h"
 
 namespace tensormorph {
 

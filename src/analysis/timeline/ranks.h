@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/timeline/timeline.h"
+#include "tensormorph/analysis/timeline/timeline.h"
 
 namespace tensormorph {
 

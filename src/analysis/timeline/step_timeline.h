@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "analysis/steps/steps.h"
 #include "analysis/timeline/device_work.h"
-#include "analysis/timeline/timeline.h"
+#include "tensormorph/analysis/steps/steps.h"
+#include "tensormorph/analysis/timeline/timeline.h"
 
 namespace tensormorph {
 

@@ -1,15 +1,15 @@
-#include "analysis/timeline/timeline.h"
+#include "tensormorph/analysis/timeline/timeline.h"
 
 #include <algorithm>
 #include <map>
 
-#include "analysis/kernels.h"
 #include "analysis/timeline/device_work.h"
 #include "analysis/timeline/gaps.h"
 #include "analysis/timeline/intervals.h"
 #include "analysis/timeline/launch_latency.h"
 #include "analysis/timeline/ranks.h"
 #include "analysis/timeline/step_timeline.h"
+#include "tensormorph/analysis/kernels.h"
 
 namespace tensormorph {
 namespace {

@@ -1,5 +1,5 @@
 // The timeline on a hand-made trace whose every figure is worked out in the comments.
-#include "analysis/timeline/timeline.h"
+#include "tensormorph/analysis/timeline/timeline.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "export/baseline/baseline_file.h"
+#include "tensormorph/export/baseline/baseline_file.h"
 
 #include <fmt/format.h>
 

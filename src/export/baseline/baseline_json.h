@@ -4,9 +4,9 @@
 
 #include <string_view>
 
-#include "analysis/profile/profile.h"
-#include "model/status.h"
 #include "io/json.h"
+#include "tensormorph/analysis/profile/profile.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph {
 

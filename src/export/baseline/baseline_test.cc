@@ -2,8 +2,8 @@
 
 #include <sstream>
 
-#include "export/baseline/baseline_file.h"
 #include "export/baseline/baseline_json.h"
+#include "tensormorph/export/baseline/baseline_file.h"
 
 namespace tensormorph {
 namespace {

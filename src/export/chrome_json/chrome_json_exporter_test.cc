@@ -8,10 +8,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "analysis/linking/work_links.h"
 #include "import/common/op_inputs_json.h"
-#include "import/importer.h"
 #include "model/trace_order.h"
+#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "export/chrome_json/json_writer.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::chrome_json {
 

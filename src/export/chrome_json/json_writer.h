@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/status.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph::chrome_json {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "model/op_inputs.h"
+#include "tensormorph/model/op_inputs.h"
 
 namespace tensormorph::chrome_json {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "export/native/json_text.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::native {
 

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <string>
 
-#include "model/status.h"
-#include "model/trace.h"
+#include "tensormorph/model/status.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::native {
 

@@ -8,7 +8,7 @@
 
 #include "export/chrome_json/json_writer.h"
 #include "export/perfetto/perfetto_trace.pb.h"
-#include "model/status.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph::perfetto_export {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/status.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph::sqlite_export {
 

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/linking/work_links.h"
 #include "export/sqlite/database.h"
-#include "model/trace.h"
+#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::sqlite_export {
 

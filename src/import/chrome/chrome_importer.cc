@@ -12,10 +12,10 @@
 #include "import/chrome/event_splitter.h"
 #include "import/chrome/finalize.h"
 #include "import/chrome/trace_metadata.h"
-#include "io/block_reader.h"
 #include "io/bounded_queue.h"
 #include "io/buffer_pool.h"
 #include "io/positions.h"
+#include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::chrome {
 namespace {

@@ -2,7 +2,7 @@
 // autograd profiler export, and other producers of the same format. .json or .json.gz.
 #pragma once
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::chrome {
 

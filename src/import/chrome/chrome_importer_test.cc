@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "import/chrome/categories.h"
 #include "import/chrome/raw_event.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::chrome {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "import/chrome/chunk_builder.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::chrome {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "io/buffer_pool.h"
-#include "model/status.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph::chrome {
 

@@ -4,7 +4,7 @@
 
 #include "import/chrome/chunk_merger.h"
 #include "import/chrome/trace_metadata.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::chrome {
 

@@ -14,7 +14,7 @@
 #include <map>
 
 #include "import/chrome/chunk_merger.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::chrome {
 

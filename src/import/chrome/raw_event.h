@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::chrome {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "model/status.h"
-#include "model/trace.h"
+#include "tensormorph/model/status.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::chrome {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

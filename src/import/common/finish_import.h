@@ -12,7 +12,7 @@
 
 #include <optional>
 
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "io/demangle.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

@@ -7,7 +7,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <string_view>
 
-#include "model/op_inputs.h"
+#include "tensormorph/model/op_inputs.h"
 
 namespace tensormorph {
 

@@ -2,7 +2,7 @@
 // hostile or damaged file can do to device rows that no single importer sees.
 #pragma once
 
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "model/status.h"
-#include "model/trace.h"
+#include "tensormorph/model/status.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::native {
 

@@ -8,7 +8,7 @@
 #include "import/common/finish_import.h"
 #include "import/native/native_schema.h"
 #include "import/native/trace_assembler.h"
-#include "io/block_reader.h"
+#include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::native {
 namespace {

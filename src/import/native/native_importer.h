@@ -4,7 +4,7 @@
 // is streamed line by line so that a large trace is never held as one document.
 #pragma once
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::native {
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::native {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "import/native/json_fields.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::native {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "io/csv_reader.h"
-#include "model/status.h"
-#include "model/trace.h"
+#include "tensormorph/model/status.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::ncu {
 

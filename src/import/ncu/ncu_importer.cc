@@ -8,8 +8,8 @@
 #include "import/common/device_arch.h"
 #include "import/common/finish_import.h"
 #include "import/ncu/launch.h"
-#include "io/block_reader.h"
 #include "io/csv_reader.h"
+#include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::ncu {
 namespace {

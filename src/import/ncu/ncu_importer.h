@@ -6,7 +6,7 @@
 // failed run redirected to .csv) is an error that quotes them.
 #pragma once
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::ncu {
 

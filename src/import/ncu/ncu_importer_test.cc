@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::ncu {
 namespace {

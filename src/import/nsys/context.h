@@ -11,10 +11,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "import/importer.h"
 #include "import/nsys/schema.h"
 #include "import/nsys/sqlite_db.h"
-#include "model/trace.h"
+#include "tensormorph/import/importer.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::nsys {
 

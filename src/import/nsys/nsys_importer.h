@@ -4,7 +4,7 @@
 // different Nsight versions (3.24, 3.25, ...) need no version switch.
 #pragma once
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::nsys {
 

@@ -10,9 +10,9 @@
 #include <fstream>
 #include <string>
 
-#include "import/importer.h"
 #include "import/nsys/api_calls.h"
 #include "import/nsys/stats_report.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "import/nsys/sqlite_db.h"
-#include "model/status.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph::nsys {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/status.h"
+#include "tensormorph/model/status.h"
 
 struct sqlite3;
 struct sqlite3_stmt;

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "model/op_inputs.h"
+#include "tensormorph/model/op_inputs.h"
 
 namespace tensormorph::onnxruntime {
 

@@ -7,7 +7,7 @@
 
 #include "import/common/finish_import.h"
 #include "import/onnxruntime/trace_builder.h"
-#include "io/block_reader.h"
+#include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::onnxruntime {
 namespace {

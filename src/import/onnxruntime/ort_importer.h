@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::onnxruntime {
 

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::onnxruntime {
 

@@ -28,7 +28,7 @@
 
 #include "import/rocpd/schema.h"
 #include "import/rocprof/agents.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocpd {
 

@@ -7,7 +7,7 @@
 #include "import/rocpd/processes.h"
 #include "import/rocpd/row_checks.h"
 #include "import/rocpd/schema.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocpd {
 

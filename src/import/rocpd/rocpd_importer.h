@@ -7,7 +7,7 @@
 // (schema.h).
 #pragma once
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::rocpd {
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "import/rocprof/csv_file.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof {
 

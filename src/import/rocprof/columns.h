@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "import/rocprof/csv_file.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof {
 

@@ -5,7 +5,7 @@
 
 #include "import/rocprof/agents.h"
 #include "import/rocprof/csv_file.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof {
 

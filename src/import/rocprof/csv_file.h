@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "io/block_reader.h"
 #include "io/csv_reader.h"
-#include "model/status.h"
+#include "tensormorph/io/block_reader.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph::rocprof {
 

@@ -9,7 +9,7 @@
 
 #include "import/common/finish_import.h"
 #include "import/rocprof/agents.h"
-#include "io/block_reader.h"
+#include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::rocprof {
 namespace {

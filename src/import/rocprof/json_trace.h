@@ -9,8 +9,8 @@
 
 #include <string>
 
-#include "model/status.h"
-#include "model/trace.h"
+#include "tensormorph/model/status.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof {
 

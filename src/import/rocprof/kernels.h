@@ -13,8 +13,8 @@
 #include "import/rocprof/agents.h"
 #include "import/rocprof/columns.h"
 #include "import/rocprof/csv_file.h"
-#include "model/status.h"
-#include "model/trace.h"
+#include "tensormorph/model/status.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof {
 

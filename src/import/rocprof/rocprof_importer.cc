@@ -14,7 +14,7 @@
 #include "import/rocprof/kernels.h"
 #include "import/rocprof/siblings.h"
 #include "import/rocprof/side_files.h"
-#include "io/block_reader.h"
+#include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::rocprof {
 namespace {

@@ -11,7 +11,7 @@
 // A rocprof-compute workload (a folder, or a pmc_perf csv in one) is read by compute/workload.h.
 #pragma once
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::rocprof {
 

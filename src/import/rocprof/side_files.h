@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::rocprof {
 

@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "import/webgpu/dispatch.h"
-#include "model/status.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph::webgpu {
 

@@ -7,7 +7,7 @@
 #include "import/webgpu/json_profiles.h"
 #include "import/webgpu/ort_console_log.h"
 #include "import/webgpu/tfjs_debug_log.h"
-#include "io/block_reader.h"
+#include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::webgpu {
 namespace {

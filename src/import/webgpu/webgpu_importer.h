@@ -10,7 +10,7 @@
 
 #include <string_view>
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::webgpu {
 

@@ -18,8 +18,8 @@
 //    Command-buffer submissions are runtime calls without a correlation.
 #pragma once
 
-#include "import/importer.h"
 #include "import/xctrace/xml_tables.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::xctrace {
 

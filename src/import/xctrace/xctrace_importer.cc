@@ -4,7 +4,7 @@
 
 #include "import/xctrace/metal_tables.h"
 #include "import/xctrace/xml_tables.h"
-#include "io/block_reader.h"
+#include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::xctrace {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::xctrace {
 

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/linking/work_links.h"
 #include "import/xctrace/metal_tables.h"
 #include "import/xctrace/xml_tables.h"
+#include "tensormorph/analysis/linking/work_links.h"
 
 namespace tensormorph::xctrace {
 namespace {

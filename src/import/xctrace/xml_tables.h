@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/status.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph::xctrace {
 

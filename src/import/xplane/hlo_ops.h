@@ -11,7 +11,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::xplane {
 

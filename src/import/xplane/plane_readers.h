@@ -10,7 +10,7 @@
 #include "import/xplane/event_stats.h"
 #include "import/xplane/hlo_ops.h"
 #include "import/xplane/xplane.pb.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::xplane {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/status.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph::xplane {
 

@@ -5,7 +5,7 @@
 // frames and annotations; each kernel's hlo_op -> an op around its launch call (hlo_ops.h).
 #pragma once
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::xplane {
 

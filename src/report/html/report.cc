@@ -1,11 +1,11 @@
 #include "report/html/report.h"
 
-#include "analysis/kernels.h"
-#include "analysis/occupancy/kernel_occupancy.h"
-#include "analysis/ops/ops.h"
-#include "analysis/roofline.h"
-#include "devices/device_db.h"
 #include "report/html/html_page.h"
+#include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/occupancy/kernel_occupancy.h"
+#include "tensormorph/analysis/ops/ops.h"
+#include "tensormorph/analysis/roofline.h"
+#include "tensormorph/devices/device_db.h"
 
 namespace tensormorph {
 

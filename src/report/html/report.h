@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/linking/linked_trace.h"
-#include "analysis/timeline/timeline.h"
 #include "report/html/report_model.h"
+#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/analysis/timeline/timeline.h"
 
 namespace tensormorph {
 

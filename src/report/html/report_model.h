@@ -7,15 +7,15 @@
 #include <string>
 #include <vector>
 
-#include "analysis/diff/diff.h"
-#include "analysis/kernels.h"
-#include "analysis/linking/linked_trace.h"
-#include "analysis/occupancy/kernel_occupancy.h"
-#include "analysis/ops/ops.h"
-#include "analysis/roofline.h"
-#include "analysis/timeline/timeline.h"
 #include "report/html/timeline_lanes.h"
 #include "report/json_output.h"
+#include "tensormorph/analysis/diff/diff.h"
+#include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/analysis/occupancy/kernel_occupancy.h"
+#include "tensormorph/analysis/ops/ops.h"
+#include "tensormorph/analysis/roofline.h"
+#include "tensormorph/analysis/timeline/timeline.h"
 
 namespace tensormorph {
 

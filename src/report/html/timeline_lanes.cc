@@ -9,7 +9,7 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "analysis/kernels.h"
+#include "tensormorph/analysis/kernels.h"
 
 namespace tensormorph {
 namespace {

@@ -15,10 +15,10 @@
 #include <cstddef>
 #include <vector>
 
-#include "analysis/linking/linked_trace.h"
-#include "analysis/occupancy/kernel_occupancy.h"
-#include "model/trace.h"
 #include "report/json_output.h"
+#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/analysis/occupancy/kernel_occupancy.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

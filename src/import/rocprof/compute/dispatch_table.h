@@ -21,7 +21,7 @@
 
 #include "import/rocprof/columns.h"
 #include "import/rocprof/csv_file.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof::compute {
 

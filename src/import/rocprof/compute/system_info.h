@@ -10,8 +10,8 @@
 #include <string>
 
 #include "import/rocprof/csv_file.h"
-#include "model/status.h"
-#include "model/trace.h"
+#include "tensormorph/model/status.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof::compute {
 

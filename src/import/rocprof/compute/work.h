@@ -33,7 +33,7 @@
 
 #include "import/rocprof/compute/dispatch_table.h"
 #include "import/rocprof/compute/system_info.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof::compute {
 

@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::rocprof::compute {
 

@@ -19,7 +19,7 @@
 // times carries that kernel's mean counters; a warning says how many kernels that concerns.
 #pragma once
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::rocprof::compute_db {
 

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "import/importer.h"
+#include "tensormorph/import/importer.h"
 
 namespace tensormorph::rocprof::compute_db {
 namespace {

@@ -23,7 +23,7 @@
 
 #include "import/rocprof/compute/system_info.h"
 #include "import/rocprof/compute_db/kernels.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof::compute_db {
 

@@ -23,7 +23,7 @@
 #include "import/nsys/schema.h"
 #include "import/nsys/sqlite_db.h"
 #include "import/rocprof/compute_db/tables.h"
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof::compute_db {
 

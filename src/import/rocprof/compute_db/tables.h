@@ -17,7 +17,7 @@
 
 #include "import/nsys/schema.h"
 #include "import/nsys/sqlite_db.h"
-#include "model/status.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph::rocprof::compute_db {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

@@ -19,10 +19,10 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/flops/op_work.h"
-#include "analysis/linking/work_links.h"
-#include "analysis/steps/steps.h"
-#include "model/trace.h"
+#include "tensormorph/analysis/flops/op_work.h"
+#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/analysis/steps/steps.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/linking/linked_trace.h"
-#include "model/trace.h"
+#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

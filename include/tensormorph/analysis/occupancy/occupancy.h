@@ -37,8 +37,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/occupancy/gpu_limits.h"
-#include "model/status.h"
+#include "tensormorph/analysis/occupancy/gpu_limits.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph {
 

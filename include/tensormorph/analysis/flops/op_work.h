@@ -18,8 +18,8 @@
 #include <string>
 #include <string_view>
 
-#include "model/op_inputs.h"
-#include "model/precision.h"
+#include "tensormorph/model/op_inputs.h"
+#include "tensormorph/model/precision.h"
 
 namespace tensormorph {
 

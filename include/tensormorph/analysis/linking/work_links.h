@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/trace.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

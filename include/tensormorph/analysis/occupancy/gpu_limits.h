@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/status.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph {
 

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "io/block_reader.h"
-#include "model/status.h"
-#include "model/trace.h"
+#include "tensormorph/io/block_reader.h"
+#include "tensormorph/model/status.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

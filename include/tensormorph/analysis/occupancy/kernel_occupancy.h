@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/linking/linked_trace.h"
-#include "analysis/occupancy/gpu_limits.h"
-#include "analysis/occupancy/occupancy.h"
-#include "model/trace.h"
+#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/analysis/occupancy/gpu_limits.h"
+#include "tensormorph/analysis/occupancy/occupancy.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

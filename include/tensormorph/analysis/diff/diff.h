@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/diff/mann_whitney.h"
-#include "analysis/profile/profile.h"
+#include "tensormorph/analysis/diff/mann_whitney.h"
+#include "tensormorph/analysis/profile/profile.h"
 
 namespace tensormorph {
 

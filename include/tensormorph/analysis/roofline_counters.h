@@ -17,8 +17,8 @@
 #include <optional>
 #include <string>
 
-#include "model/precision.h"
-#include "model/trace.h"
+#include "tensormorph/model/precision.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

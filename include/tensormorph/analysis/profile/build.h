@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/linking/linked_trace.h"
-#include "analysis/profile/profile.h"
+#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/analysis/profile/profile.h"
 
 namespace tensormorph {
 

@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis/linking/linked_trace.h"
-#include "analysis/roofline_counters.h"
-#include "devices/device_db.h"
-#include "model/precision.h"
-#include "model/trace.h"
+#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/analysis/roofline_counters.h"
+#include "tensormorph/devices/device_db.h"
+#include "tensormorph/model/precision.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

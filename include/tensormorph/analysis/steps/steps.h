@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/linking/work_links.h"
-#include "model/trace.h"
+#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

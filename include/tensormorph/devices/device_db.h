@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "model/status.h"
-#include "model/trace.h"
+#include "tensormorph/model/status.h"
+#include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "model/op_inputs.h"
-#include "model/string_pool.h"
+#include "tensormorph/model/op_inputs.h"
+#include "tensormorph/model/string_pool.h"
 
 namespace tensormorph {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "analysis/profile/profile.h"
-#include "model/status.h"
+#include "tensormorph/analysis/profile/profile.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph {
 
