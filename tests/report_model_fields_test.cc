@@ -148,7 +148,9 @@ TEST(ReportModelFields, KernelJoinsPointAtRowsOfTheSameKernel) {
       }
     }
     EXPECT_GT(occupancy, 0u) << trace;
-    if (trace == kNcuFixture) EXPECT_GT(roofline, 0u);
+    if (trace == kNcuFixture) {
+      EXPECT_GT(roofline, 0u);
+    }
   }
   const Json model = ReportModel({kNcuFixture});
   for (const Json& i : model["summary"]["below_roof"]) {

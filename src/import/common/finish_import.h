@@ -30,13 +30,14 @@ enum class TableOrder : uint8_t {
 struct BackendFacts {
   bool host_traced = false;   // cpu even without host rows: the profiler always records the host
   bool every_device = false;  // every listed device's backend, whether it ran something or not
-  std::optional<Backend> deviceless;  // the backend of kernels and transfers that name no device
-  bool given = false;                 // the input lists the backends itself: left as they are
+  // The backend of kernels and transfers that name no device.
+  std::optional<Backend> deviceless = std::nullopt;
+  bool given = false;  // the input lists the backends itself: left as they are
 };
 
 struct ImportFinish {
   TableOrder order = TableOrder::kUnsorted;
-  BackendFacts backends;
+  BackendFacts backends = {};
 };
 
 // Sets trace->backends by the rule above (unless facts.given).
