@@ -31,7 +31,11 @@ void CheckInvariants(const Trace& trace) {
              trace.span_end_ns);
   for (size_t i = 0; i < trace.kernels.size(); ++i) {
     const Kernel& k = trace.kernels[i];
-    if (k.device >= trace.devices.size()) Fail("kernel device out of range", i);
+    // kNoDevice is the model's "names no device" (a rocprof record whose agent is unknown), as
+    // for transfers below; any other index must name a device row.
+    if (k.device >= trace.devices.size() && k.device != kNoDevice) {
+      Fail("kernel device out of range", i);
+    }
     if (k.name >= trace.strings.size()) Fail("kernel name id out of range", i);
     if (i > 0) {
       const Kernel& p = trace.kernels[i - 1];
