@@ -14,9 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "support/files.h"
 #include "support/run_tensormorph.h"
 
 namespace {
+
+using tensormorph::testing::ReadFile;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -24,13 +27,6 @@ using tensormorph::testing::RunResult;
 using tensormorph::testing::RunTensormorph;
 
 const fs::path kCorpus = fs::path(TM_SOURCE_DIR) / "tests" / "bad_inputs";
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 json Expectations() {
   return json::parse(ReadFile(kCorpus / "expectations.json"));

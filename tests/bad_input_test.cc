@@ -29,9 +29,12 @@
 #include <string_view>
 #include <vector>
 
+#include "support/files.h"
 #include "support/run_tensormorph.h"
 
 namespace {
+
+using tensormorph::testing::ReadFile;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -40,11 +43,6 @@ constexpr int kTimeoutSeconds = 20;
 
 // ------------------------------------------------------------------------------------------------
 // Files.
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 void WriteBytes(const fs::path& path, std::string_view bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);

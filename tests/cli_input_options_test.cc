@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,37 @@ TEST(CliInputOptions, ReportRefusesFormatsItCannotWrite) {
     EXPECT_NE(r.err.find("report writes one HTML file"), std::string::npos) << r.Describe();
     EXPECT_FALSE(fs::exists(out));
   }
+}
+
+// The limit holds for every file an input brings in, not only the one named: a rocprofv3
+// kernel_trace.csv (1,926 bytes) whose run's agent_info.csv (2,221 bytes) names the device.
+// Under a 2,000-byte limit the kernels are read and the agent file is refused, saying why.
+TEST(CliInputOptions, MaxInputSizeHoldsForTheFilesAnInputBringsIn) {
+  const fs::path run = Temp("rocprofv3_run");
+  fs::create_directories(run);
+  fs::copy_file(TM_SHARED_DATA "/other/rocprofv3/kernel_trace.csv",
+                run / "rocprofv3_kernel_trace.csv", fs::copy_options::overwrite_existing);
+  fs::copy_file(TM_SOURCE_DIR "/tests/data/rocprofv3_agent_info.csv",
+                run / "rocprofv3_agent_info.csv", fs::copy_options::overwrite_existing);
+  const std::string trace = (run / "rocprofv3_kernel_trace.csv").string();
+
+  const RunResult whole = RunTensormorph({"info", "--format", "json", trace});
+  ASSERT_EQ(whole.exit_code, 0) << whole.Describe();
+  const nlohmann::json read = nlohmann::json::parse(whole.out)["inputs"][0];
+  EXPECT_EQ(read["devices"][0]["name"], "AMD Instinct MI300X");
+  EXPECT_EQ(read["counts"]["kernels"], 9);
+
+  const RunResult capped =
+      RunTensormorph({"info", "--format", "json", "--max-input-size", "2000", trace});
+  ASSERT_EQ(capped.exit_code, 0) << capped.Describe();
+  const nlohmann::json kept = nlohmann::json::parse(capped.out)["inputs"][0];
+  EXPECT_EQ(kept["counts"]["kernels"], 9);
+  EXPECT_EQ(kept["devices"][0]["name"], "");
+  ASSERT_EQ(kept["warnings"].size(), 1u) << capped.out;
+  const std::string warning = kept["warnings"][0];
+  EXPECT_NE(warning.find("rocprofv3_agent_info.csv"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("--max-input-size"), std::string::npos) << warning;
+  fs::remove_all(run);
 }
 
 }  // namespace

@@ -19,10 +19,13 @@
 #include <string>
 #include <vector>
 
+#include "support/files.h"
 #include "support/kineto_events.h"
 #include "support/run_tensormorph.h"
 
 namespace {
+
+using tensormorph::testing::ReadFile;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -175,11 +178,6 @@ struct TempDir {
 
 void WriteFile(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
 std::string SaveBaseline(const TempDir& dir, const fs::path& trace, const std::string& name) {

@@ -29,9 +29,12 @@
 #include <utility>
 #include <vector>
 
+#include "support/files.h"
 #include "support/run_tensormorph.h"
 
 namespace {
+
+using tensormorph::testing::ReadFile;
 
 namespace fs = std::filesystem;
 using tensormorph::testing::RunResult;
@@ -41,13 +44,6 @@ using tensormorph::testing::ShellQuote;
 const fs::path kSource = TM_SOURCE_DIR;
 constexpr size_t kMaxReadmeLines = 300;
 const char kQuestionHeading[] = "## Your question → the command";
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;

@@ -11,12 +11,15 @@
 #include <sstream>
 
 #include "export/exporter.h"
+#include "support/files.h"
 #include "support/run_tensormorph.h"
 #include "support/trace_compare.h"
 #include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {
+
+using tensormorph::testing::ReadFile;
 
 using testing::RunTensormorph;
 using testing::SameTrace;
@@ -27,13 +30,6 @@ const std::string kFixtures = TM_SOURCE_DIR "/tests/data/native/";
 std::string TempPath(const std::string& suffix) {
   static int counter = 0;
   return fmt::format("/tmp/tm_native_test_{}_{}{}", getpid(), counter++, suffix);
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 StatusOr<Trace> Load(const std::string& path) {

@@ -14,9 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "support/files.h"
 #include "support/run_tensormorph.h"
 
 namespace {
+
+using tensormorph::testing::ReadFile;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -26,13 +29,6 @@ using tensormorph::testing::RunTensormorph;
 const std::string kSample =
     TM_SHARED_DATA "/other/onnxruntime/onnxruntime_profile_cpu_ort1.30.0_generated.json";
 const std::string kKineto = TM_SHARED_DATA "/kineto/hta/trace_diff/control.json.gz";
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 struct Totals {
   int64_t count = 0;

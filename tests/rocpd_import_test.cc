@@ -25,12 +25,15 @@
 #include <string>
 #include <vector>
 
+#include "support/files.h"
 #include "support/run_tensormorph.h"
 #include "support/sql_oracle.h"
 #include "tensormorph/analysis/linking/work_links.h"
 #include "tensormorph/import/importer.h"
 
 namespace {
+
+using tensormorph::testing::ReadFile;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -42,13 +45,6 @@ const std::string kSamples = std::string(TM_SHARED_DATA) + "/other/rocprofv3/";
 // An SQLite database for the oracle side: plain C API, nothing from src/.
 using Db = tensormorph::testing::SqlOracle;
 
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Builds `<name>.db` in a fresh folder from tests/data/rocpd/<name>.sql, then runs `extra` SQL.
 std::string BuildDb(const std::string& name, const std::string& extra = "") {
   const fs::path dir =
@@ -58,7 +54,7 @@ std::string BuildDb(const std::string& name, const std::string& extra = "") {
   fs::create_directories(dir);
   const std::string path = (dir / (name + "_results.db")).string();
   Db db(path, Db::Mode::kWritable);
-  const std::string sql = ReadText(kSql + name + ".sql");
+  const std::string sql = ReadFile(kSql + name + ".sql");
   EXPECT_FALSE(sql.empty()) << kSql + name + ".sql";
   db.Exec(sql);
   if (!extra.empty()) db.Exec(extra);
@@ -374,7 +370,7 @@ TEST(RocpdImport, OtherSqliteKeepsTheNsightError) {
 
 TEST(RocpdImport, TruncatedDatabaseIsAnErrorNotACrash) {
   const std::string path = BuildDb("merged_results");
-  const std::string bytes = ReadText(path);
+  const std::string bytes = ReadFile(path);
   const std::string cut = path + ".cut.db";
   std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 3);
   tensormorph::StatusOr<Trace> t = tensormorph::LoadTrace(cut, {});

@@ -13,9 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "support/files.h"
 #include "support/run_tensormorph.h"
 
 namespace {
+
+using tensormorph::testing::ReadFile;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -25,13 +28,6 @@ using tensormorph::testing::RunTensormorph;
 const std::string kOther = TM_SHARED_DATA "/other/";
 const std::string kAgentInfoFixture = TM_SOURCE_DIR "/tests/data/rocprofv3_agent_info.csv";
 const std::string kJsonFixture = TM_SOURCE_DIR "/tests/data/rocprofv3_results.json";
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // One CSV line into fields: a field is "..." (up to the next quote) or text up to a comma.
 std::vector<std::string> SplitCsvLine(const std::string& line) {

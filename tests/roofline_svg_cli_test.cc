@@ -6,10 +6,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/files.h"
 #include "support/run_tensormorph.h"
 
 namespace tensormorph {
 namespace {
+
+using tensormorph::testing::ReadFile;
 
 using testing::RunTensormorph;
 
@@ -17,19 +20,12 @@ std::string TempPath(const std::string& suffix) {
   return "/tmp/tm_roofline_svg_" + std::to_string(getpid()) + "_" + suffix;
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 void ExpectChart(const std::string& input, const std::string& suffix) {
   const std::string out = TempPath(suffix);
   auto r = RunTensormorph({"roofline", "-q", "--format", "svg", "-o", out, input});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   EXPECT_TRUE(r.out.empty()) << "the chart goes to the file, not stdout";
-  const std::string svg = Slurp(out);
+  const std::string svg = ReadFile(out);
   std::remove(out.c_str());
   ASSERT_FALSE(svg.empty()) << out;
   EXPECT_TRUE(svg.rfind("<svg", 0) == 0 || svg.rfind("<?xml", 0) == 0) << svg.substr(0, 200);
@@ -60,7 +56,7 @@ TEST(RooflineSvgCliTest, TraceWithoutCountersStillCharts) {
   auto r = RunTensormorph({"roofline", "-q", "--format", "svg", "-o", out,
                            TM_SOURCE_DIR "/examples/nccl_2rank_rank0_a100.json.gz"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
-  const std::string svg = Slurp(out);
+  const std::string svg = ReadFile(out);
   std::remove(out.c_str());
   EXPECT_NE(svg.find("no kernels with counters"), std::string::npos);
 }
@@ -71,7 +67,7 @@ TEST(RooflineSvgCliTest, OutputOptionForJson) {
                            TM_SOURCE_DIR "/tests/data/ncu_raw_fixture.csv"});
   ASSERT_EQ(r.exit_code, 0) << r.Describe();
   EXPECT_TRUE(r.out.empty());
-  const std::string json = Slurp(out);
+  const std::string json = ReadFile(out);
   std::remove(out.c_str());
   EXPECT_NE(json.find("tensormorph.roofline/1"), std::string::npos);
 }

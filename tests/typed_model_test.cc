@@ -17,12 +17,15 @@
 #include <vector>
 
 #include "export/exporter.h"
+#include "support/files.h"
 #include "support/kineto_events.h"
 #include "support/trace_compare.h"
 #include "tensormorph/import/importer.h"
 
 namespace tensormorph {
 namespace {
+
+using tensormorph::testing::ReadFile;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -35,13 +38,6 @@ Trace Load(const std::string& path) {
   StatusOr<Trace> t = LoadTrace(path, options);
   EXPECT_TRUE(t.ok()) << path << ": " << t.status().message();
   return t.ok() ? std::move(t).value() : Trace{};
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // One CSV line into fields: a field is "..." (up to the next quote) or text up to a comma.

@@ -18,9 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "support/files.h"
 #include "support/run_tensormorph.h"
 
 namespace {
+
+using tensormorph::testing::ReadFile;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -28,13 +31,6 @@ using tensormorph::testing::RunResult;
 using tensormorph::testing::RunTensormorph;
 
 const std::string kDir = TM_SHARED_DATA "/other/webgpu_browser/";
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<std::string> Lines(const std::string& path) {
   std::vector<std::string> lines;

@@ -15,6 +15,7 @@
 #include "report/csv.h"
 #include "report/json_output.h"
 #include "report/kernel_occupancy_report.h"
+#include "report/output_format.h"
 #include "report/table.h"
 #include "tensormorph/analysis/occupancy/gpu_limits.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
@@ -240,17 +241,11 @@ int RunLaunchForm(const OccupancyOptions& o) {
   launch.wave_size = o.wave_size;
   StatusOr<OccupancyResult> result = ComputeOccupancy(*arch, launch);
   if (!result.ok()) return PrintError(kExitUsage, result.status().message());
-  switch (ParseOutputFormat(o.format).value_or(OutputFormat::kTable)) {
-    case OutputFormat::kJson:
-      RenderJson(std::cout, *arch, o, *result);
-      break;
-    case OutputFormat::kCsv:
-      RenderCsv(std::cout, *arch, o, *result);
-      break;
-    case OutputFormat::kTable:
-      RenderTable(std::cout, *arch, o, *result);
-      break;
-  }
+  RenderAs(
+      ParseOutputFormat(o.format).value_or(OutputFormat::kTable),
+      [&] { RenderTable(std::cout, *arch, o, *result); },
+      [&] { RenderJson(std::cout, *arch, o, *result); },
+      [&] { RenderCsv(std::cout, *arch, o, *result); });
   return kExitOk;
 }
 

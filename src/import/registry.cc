@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 
 #include "import/chrome/chrome_importer.h"
 #include "import/native/native_importer.h"
@@ -29,6 +28,16 @@ std::string DescribeFormats() {
   for (const Importer* importer : Importers()) {
     out += fmt::format("{}{} ({})", out.empty() ? "" : "; ", importer->description(),
                        importer->name());
+  }
+  return out;
+}
+
+// "rocprof-compute workloads, ..." for every importer that reads folders, in detection order.
+std::string DescribeFolders() {
+  std::string out;
+  for (const Importer* importer : Importers()) {
+    if (importer->folder_description().empty()) continue;
+    out += fmt::format("{}{}", out.empty() ? "" : ", ", importer->folder_description());
   }
   return out;
 }
@@ -75,6 +84,16 @@ std::vector<std::string> InputFormatNames() {
   return names;
 }
 
+StatusOr<Trace> ImportWith(const Importer& importer, const std::string& path,
+                           const ImportOptions& options) {
+  StatusOr<Input> input = Input::Open(path, options.max_input_bytes);
+  if (!input.ok()) return input.status();
+  StatusOr<Trace> trace = importer.Import(*input, options);
+  // The importer finished the trace itself (import/common/finish_import.h).
+  if (!trace.ok()) return WithLineAndColumn(path, trace.status());
+  return trace;
+}
+
 StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options) {
   const Importer* chosen = nullptr;
   if (!options.input_format.empty()) {
@@ -86,36 +105,30 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
           StatusCode::kInvalidArgument,
           fmt::format("unknown input format '{}'; known formats:{}", options.input_format, known));
     }
-  } else if (std::filesystem::is_directory(path)) {
-    int best = 0;
+    return ImportWith(*chosen, path, options);
+  }
+  StatusOr<Input> input = Input::Open(path, options.max_input_bytes);
+  if (!input.ok()) return input.status();
+  int best = 0;
+  if (input->is_folder()) {
     for (const Importer* importer : Importers()) {
-      int score = importer->SniffFolder(path);
-      if (score > best) {
+      if (const int score = importer->SniffFolder(path); score > best) {
         best = score;
         chosen = importer;
       }
     }
     if (chosen == nullptr) {
-      return UnreadableInput(
-          "a folder that holds no trace tensormorph recognises (folders it reads: rocprof-compute "
-          "workloads, rocprofv3 output folders, JAX profile log dirs); name a trace file inside it "
-          "instead");
+      return UnreadableInput(fmt::format(
+          "a folder that holds no trace tensormorph recognises (folders it reads: {}); name a "
+          "trace file inside it instead",
+          DescribeFolders()));
     }
   } else {
-    // The file itself over the limit: refused before any importer reads it (SQLite and protobuf
-    // importers do not read through BlockReader, which checks decompressed content).
-    std::error_code error;
-    const uintmax_t size = std::filesystem::file_size(path, error);
-    if (!error && options.max_input_bytes > 0 && size > options.max_input_bytes) {
-      return InputTooLarge(options.max_input_bytes, false);
-    }
-    StatusOr<std::string> head = ReadHead(path, kSniffBytes);
+    StatusOr<std::string> head = input->Head(kSniffBytes);
     if (!head.ok()) return head.status();
     if (head->empty()) return UnreadableInput("the file is empty");
-    int best = 0;
     for (const Importer* importer : Importers()) {
-      int score = importer->Sniff(*head);
-      if (score > best) {
+      if (const int score = importer->Sniff(*head); score > best) {
         best = score;
         chosen = importer;
       }
@@ -128,8 +141,7 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
           SourcePosition{1, 1});
     }
   }
-  StatusOr<Trace> trace = chosen->Import(path, options);
-  // The importer finished the trace itself (import/common/finish_import.h).
+  StatusOr<Trace> trace = chosen->Import(*input, options);
   if (!trace.ok()) return WithLineAndColumn(path, trace.status());
   return trace;
 }

@@ -1,9 +1,168 @@
 #include "io/json.h"
 
+#include <cstdint>
+#include <string>
+#include <string_view>
+
 namespace tensormorph {
+namespace {
+
+constexpr size_t kIndentStep = 2;
+constexpr size_t kFlushBytes = 1 << 20;
+
+// Writes a Json value as nlohmann's dump(2, ' ', false, replace) does, byte for byte, but
+// straight into a buffer flushed to the stream, with a fast path for the strings traces are made
+// of (printable ASCII) and StreamedArray placeholders replaced by their elements as they come.
+// Everything nlohmann formats in its own way (floating point numbers, strings with escapes or
+// non-ASCII bytes) is formatted by nlohmann itself, so the output cannot drift from it.
+class Writer {
+ public:
+  Writer(std::ostream& out, const std::vector<StreamedArray>& arrays)
+      : out_(out), arrays_(arrays) {}
+  ~Writer() { Flush(); }
+
+  void Value(const Json& value, size_t indent) {
+    switch (value.type()) {
+      case Json::value_t::object:
+        Object(value, indent);
+        break;
+      case Json::value_t::array:
+        Array(value, indent);
+        break;
+      case Json::value_t::string:
+        String(value.get_ref<const std::string&>());
+        break;
+      case Json::value_t::binary:
+        if (const StreamedArray* streamed = StreamedFor(value)) {
+          Streamed(*streamed, indent);
+        } else {
+          buffer_ += Dump(value);
+        }
+        break;
+      case Json::value_t::number_integer:
+        buffer_ += std::to_string(value.get<int64_t>());
+        break;
+      case Json::value_t::number_unsigned:
+        buffer_ += std::to_string(value.get<uint64_t>());
+        break;
+      case Json::value_t::boolean:
+        buffer_ += value.get<bool>() ? "true" : "false";
+        break;
+      case Json::value_t::null:
+        buffer_ += "null";
+        break;
+      default:  // floating point (and what dump() alone knows how to spell)
+        buffer_ += Dump(value);
+        break;
+    }
+    if (buffer_.size() >= kFlushBytes) Flush();
+  }
+
+  void Flush() {
+    out_ << buffer_;
+    buffer_.clear();
+  }
+
+  std::string& buffer() { return buffer_; }
+
+ private:
+  static std::string Dump(const Json& value) {
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+
+  void String(const std::string& text) {
+    for (const char c : text) {
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+        buffer_ += Dump(Json(text));  // escapes, UTF-8 checks and U+FFFD: nlohmann's own
+        return;
+      }
+    }
+    buffer_ += '"';
+    buffer_ += text;
+    buffer_ += '"';
+  }
+
+  void Object(const Json& object, size_t indent) {
+    if (object.empty()) {
+      buffer_ += "{}";
+      return;
+    }
+    buffer_ += "{\n";
+    bool first = true;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+      if (!first) buffer_ += ",\n";
+      first = false;
+      buffer_.append(indent + kIndentStep, ' ');
+      String(it.key());
+      buffer_ += ": ";
+      Value(it.value(), indent + kIndentStep);
+    }
+    buffer_ += '\n';
+    buffer_.append(indent, ' ');
+    buffer_ += '}';
+  }
+
+  void Array(const Json& array, size_t indent) {
+    if (array.empty()) {
+      buffer_ += "[]";
+      return;
+    }
+    buffer_ += "[\n";
+    bool first = true;
+    for (const Json& element : array) {
+      if (!first) buffer_ += ",\n";
+      first = false;
+      buffer_.append(indent + kIndentStep, ' ');
+      Value(element, indent + kIndentStep);
+    }
+    buffer_ += '\n';
+    buffer_.append(indent, ' ');
+    buffer_ += ']';
+  }
+
+  void Streamed(const StreamedArray& streamed, size_t indent) {
+    if (streamed.size == 0) {
+      buffer_ += "[]";
+      return;
+    }
+    buffer_ += "[\n";
+    for (size_t i = 0; i < streamed.size; ++i) {
+      if (i > 0) buffer_ += ",\n";
+      buffer_.append(indent + kIndentStep, ' ');
+      Value(streamed.element(i), indent + kIndentStep);
+    }
+    buffer_ += '\n';
+    buffer_.append(indent, ' ');
+    buffer_ += ']';
+  }
+
+  const StreamedArray* StreamedFor(const Json& placeholder) const {
+    const Json::binary_t& binary = placeholder.get_binary();
+    if (!binary.empty() || !binary.has_subtype() || binary.subtype() >= arrays_.size()) {
+      return nullptr;
+    }
+    return &arrays_[binary.subtype()];
+  }
+
+  std::ostream& out_;
+  const std::vector<StreamedArray>& arrays_;
+  std::string buffer_;
+};
+
+}  // namespace
+
+Json StreamedArrayPlaceholder(size_t index) {
+  return Json::binary({}, static_cast<std::uint64_t>(index));
+}
 
 void WriteJson(std::ostream& out, const Json& document) {
-  out << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  WriteJson(out, document, {});
+}
+
+void WriteJson(std::ostream& out, const Json& document, const std::vector<StreamedArray>& arrays) {
+  Writer writer(out, arrays);
+  writer.Value(document, 0);
+  writer.buffer() += '\n';
 }
 
 }  // namespace tensormorph

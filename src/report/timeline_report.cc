@@ -156,8 +156,16 @@ const Column<D> kColumns[] = {
 
 void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
                 const TimelineOptions& analysis, const TimelineResult& result) {
+  // Gap rows can be hundreds of thousands (a 1 GB trace has 133,327): they are written one at a
+  // time, never held as one Json.
   Json devices = Json::array();
-  for (const DeviceTimeline& d : result.devices) devices.push_back(DeviceTimelineJson(d, true));
+  std::vector<StreamedArray> gap_rows;
+  for (const DeviceTimeline& d : result.devices) {
+    Json device = DeviceTimelineJson(d, false);
+    device["gaps"]["rows"] = StreamedArrayPlaceholder(gap_rows.size());
+    gap_rows.push_back({d.gaps.size(), [&d](size_t i) { return GapJson(d.gaps[i]); }});
+    devices.push_back(std::move(device));
+  }
   Json ranks = nullptr;
   if (!result.ranks.empty()) {
     Json rows = Json::array();
@@ -178,7 +186,7 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
               {"devices", std::move(devices)},
               {"ranks", std::move(ranks)}};
   if (result.devices.empty()) doc["note"] = ExplainNoDeviceWork(traces);
-  WriteJson(out, doc);
+  WriteJson(out, doc, gap_rows);
 }
 
 void RenderCsv(std::ostream& out, const TimelineResult& result, bool gaps_only) {

@@ -1,13 +1,14 @@
 // Schema drift in SQLite inputs (Nsight Systems exports, rocpd databases, rocprof-compute
-// databases): starting from a real database (TM_FUZZ_SCHEMA_SEED), the fuzz bytes pick edits —
-// drop a table, rename, drop or retype a column, set a column to NULL or to an extreme value,
-// delete or duplicate rows — applied with SQL to an in-memory copy, which is then imported with
-// the importer TM_FUZZ_SCHEMA_FORMAT. The importer must answer each variant with a Trace or a clear
-// error, never a crash or a wrong row (fuzz_invariants.h).
+// databases): starting from a real database (the file TM_FUZZ_SCHEMA_SEED names), the fuzz bytes
+// pick edits — drop a table, rename, drop or retype a column, set a column to NULL or to an
+// extreme value, delete or duplicate rows — applied with SQL to an in-memory copy, which is then
+// imported with the importer TM_FUZZ_FORMAT. The importer must answer each variant with a Trace
+// or a clear error, never a crash or a wrong row (fuzz_invariants.h).
 //
 // The edits target every column of the seed's tables whose names start with one of the
 // comma-separated prefixes TM_FUZZ_SCHEMA_TABLES (the tables the importer reads), read from the
-// seed itself, so a schema the harness has not seen needs no list here.
+// seed itself, so a schema the harness has not seen needs no list here. The three variables come
+// from the format's tests/fuzz/formats/<name>.conf (scripts/fuzz.sh).
 #include <sqlite3.h>
 
 #include <cstdint>
@@ -23,12 +24,9 @@
 #include "memory_file.h"
 #include "tensormorph/import/importer.h"
 
-#if !defined(TM_FUZZ_SCHEMA_SEED) || !defined(TM_FUZZ_SCHEMA_FORMAT) || \
-    !defined(TM_FUZZ_SCHEMA_TABLES)
-#error "TM_FUZZ_SCHEMA_SEED, TM_FUZZ_SCHEMA_FORMAT and TM_FUZZ_SCHEMA_TABLES must be defined"
-#endif
-
 namespace {
+
+std::string seed_path, format, table_prefixes;  // from the environment, before the first input
 
 struct Target {
   std::string table;
@@ -40,7 +38,7 @@ constexpr const char* kValues[] = {
     "1e308", "'text'", "x'ff00fe'", "4294967296"};
 
 bool HasTablePrefix(std::string_view table) {
-  std::string_view prefixes = TM_FUZZ_SCHEMA_TABLES;
+  std::string_view prefixes = table_prefixes;
   while (!prefixes.empty()) {
     const size_t comma = prefixes.find(',');
     if (table.starts_with(prefixes.substr(0, comma))) return true;
@@ -67,18 +65,18 @@ std::vector<Target> ReadTargets(sqlite3* db) {
   }
   sqlite3_finalize(st);
   if (targets.empty()) {
-    std::fprintf(stderr, "the seed %s has no table starting with %s\n", TM_FUZZ_SCHEMA_SEED,
-                 TM_FUZZ_SCHEMA_TABLES);
+    std::fprintf(stderr, "the seed %s has no table starting with %s\n", seed_path.c_str(),
+                 table_prefixes.c_str());
     std::abort();
   }
   return targets;
 }
 
 std::vector<unsigned char> LoadSeed() {
-  std::ifstream in(TM_FUZZ_SCHEMA_SEED, std::ios::binary);
+  std::ifstream in(seed_path, std::ios::binary);
   std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), {});
   if (bytes.empty()) {
-    std::fprintf(stderr, "cannot read the seed database %s\n", TM_FUZZ_SCHEMA_SEED);
+    std::fprintf(stderr, "cannot read the seed database %s\n", seed_path.c_str());
     std::abort();
   }
   return bytes;
@@ -125,6 +123,23 @@ void ApplyEdit(sqlite3* db, const std::vector<Target>& targets, uint8_t operatio
 
 }  // namespace
 
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  const char* seed = std::getenv("TM_FUZZ_SCHEMA_SEED");
+  const char* name = std::getenv("TM_FUZZ_FORMAT");
+  const char* tables = std::getenv("TM_FUZZ_SCHEMA_TABLES");
+  if (seed == nullptr || name == nullptr || tables == nullptr ||
+      tensormorph::FindImporter(name) == nullptr) {
+    std::fprintf(stderr,
+                 "set TM_FUZZ_SCHEMA_SEED (a database), TM_FUZZ_FORMAT (its importer) and "
+                 "TM_FUZZ_SCHEMA_TABLES (prefixes of the tables it reads)\n");
+    std::exit(2);
+  }
+  seed_path = seed;
+  format = name;
+  table_prefixes = tables;
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::vector<unsigned char> seed = LoadSeed();
   static tensormorph::fuzz::MemoryFile file;
@@ -149,7 +164,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sqlite3_free(edited);
 
   tensormorph::ImportOptions options;
-  options.input_format = TM_FUZZ_SCHEMA_FORMAT;
+  options.input_format = format;
   tensormorph::StatusOr<tensormorph::Trace> trace = tensormorph::LoadTrace(file.path(), options);
   if (trace.ok()) tensormorph::fuzz::CheckInvariants(*trace);
   return 0;

@@ -1,5 +1,7 @@
 // Every input format is an Importer: Sniff() says how sure it is that some content is its format,
-// Import() reads a file into a Trace. All importers are listed in one registry (registry.cc).
+// Import() reads an opened Input into a Trace. All importers are listed in one registry
+// (src/import/registry.cc); every list of formats (messages, help, the fuzz harnesses) is read
+// from it, so a new format is its folder plus one registry line.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "tensormorph/io/block_reader.h"
+#include "tensormorph/io/input.h"
 #include "tensormorph/model/status.h"
 #include "tensormorph/model/trace.h"
 
@@ -48,7 +51,11 @@ class Importer {
   // Same for a folder given as input (a rocprof-compute workload, a rocprofv3 output folder, a JAX
   // profile log dir): 0 when this importer does not read folders or does not recognise this one.
   virtual int SniffFolder(const std::string& folder) const { return 0; }
-  virtual StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const = 0;
+  // What folders this importer reads, for messages ("JAX profile log dirs"); empty when none.
+  virtual std::string_view folder_description() const { return {}; }
+  // Reads `input` (opened with options.max_input_bytes) and finishes the trace
+  // (src/import/common/finish_import.h). Every byte comes through `input`.
+  virtual StatusOr<Trace> Import(const Input& input, const ImportOptions& options) const = 0;
 };
 
 // The registry, in detection order.
@@ -60,6 +67,10 @@ const Importer* FindImporter(std::string_view name);
 
 // Every name --input-format accepts, importer names first.
 std::vector<std::string> InputFormatNames();
+
+// Opens `path` with the limits of `options` and imports it with `importer`, without detection.
+StatusOr<Trace> ImportWith(const Importer& importer, const std::string& path,
+                           const ImportOptions& options);
 
 // Detects the format of `path` (or uses options.input_format) and imports it. Errors carry a
 // line:column position where the importer knows one.

@@ -22,6 +22,8 @@ class OpStacks {
   // frames named "nn.Module: Name_N", prefix dropped) and user annotations other than
   // ProfilerStep#N, joined by " > ". Empty without paths or when nothing encloses it.
   const std::string& PathOf(uint32_t slice) const;
+  // Which distinct path PathOf(slice) is: equal indices, equal paths.
+  uint32_t PathIndexOf(uint32_t slice) const { return path_of_.empty() ? 0 : path_of_[slice]; }
 
  private:
   std::vector<uint32_t> target_parent_;

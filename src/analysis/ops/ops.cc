@@ -43,20 +43,41 @@ class OpAggregator {
   // Adds a kernel to a row: to its own device time when `self` (the row's op launched it),
   // always to the inclusive time, placements and kernel list.
   void AddKernel(const Kernel& kernel, const std::string& kernel_name, Backend backend,
-                 const std::string& device, size_t row, bool self, bool graph);
+                 uint32_t device, const std::string& device_label, size_t row, bool self,
+                 bool graph);
 
   const OpQuery& query_;
   std::map<RowKey, size_t> index_;
   std::vector<RowAccumulator> rows_;
   OpSummary summary_;
+  // What RowOf and AddKernel found, by integer keys of the input being added (cleared by Add):
+  // op slices and kernels repeat a few thousand names, so a row's key strings are built and
+  // compared once per distinct (origin, module path, name), and a kernel name is hashed once per
+  // row, not once per slice or kernel. Map nodes do not move, so the pointers stay valid.
+  std::vector<std::string> origins_;  // origin code -> origin
+  std::unordered_map<uint64_t, size_t> row_of_key_;
+  std::unordered_map<uint64_t, OpPlacement*> placement_of_key_;
+  std::unordered_map<uint64_t, OpKernel*> kernel_of_key_;
 };
 
 size_t OpAggregator::RowOf(const Trace& trace, int input, uint32_t slice, const OpStacks& stacks,
                            const std::string& origin) {
   const Slice& s = trace.slices[slice];
   const int64_t instance = query_.by_instance ? static_cast<int64_t>(slice) : -1;
+  uint64_t cache_key = UINT64_MAX;  // none: each slice is its own row
+  const uint32_t path = stacks.PathIndexOf(slice);
+  auto code = std::find(origins_.begin(), origins_.end(), origin);
+  if (code == origins_.end() && origins_.size() < 256) code = origins_.insert(code, origin);
+  if (!query_.by_instance && path < (1u << 24) && code != origins_.end()) {
+    cache_key = static_cast<uint64_t>(code - origins_.begin()) << 56 |
+                static_cast<uint64_t>(path) << 32 | s.name;
+    if (auto cached = row_of_key_.find(cache_key); cached != row_of_key_.end()) {
+      return cached->second;
+    }
+  }
   RowKey key{input, instance, stacks.PathOf(slice), origin, std::string(trace.str(s.name))};
   auto [it, added] = index_.emplace(std::move(key), rows_.size());
+  if (cache_key != UINT64_MAX) row_of_key_.emplace(cache_key, it->second);
   if (added) {
     RowAccumulator acc;
     acc.row.name = std::get<4>(it->first);
@@ -85,7 +106,8 @@ size_t OpAggregator::UnattributedRow(int input, WorkOrigin origin) {
 }
 
 void OpAggregator::AddKernel(const Kernel& kernel, const std::string& kernel_name, Backend backend,
-                             const std::string& device, size_t row, bool self, bool graph) {
+                             uint32_t device, const std::string& device_label, size_t row,
+                             bool self, bool graph) {
   OpRow& r = rows_[row].row;
   if (self) {
     r.device_ns = SaturatingAdd(r.device_ns, kernel.duration_ns);
@@ -93,11 +115,22 @@ void OpAggregator::AddKernel(const Kernel& kernel, const std::string& kernel_nam
     r.graph_kernels += graph;
   }
   r.device_inclusive_ns = SaturatingAdd(r.device_inclusive_ns, kernel.duration_ns);
-  OpPlacement& placement = rows_[row].placements[{backend, device}];
+  OpPlacement* placement_of_device = nullptr;
+  if (device < (1u << 24)) {  // (row, backend, device) fits the key: always, in practice
+    OpPlacement*& cached = placement_of_key_[static_cast<uint64_t>(row) << 32 |
+                                             static_cast<uint64_t>(backend) << 24 | device];
+    if (cached == nullptr) cached = &rows_[row].placements[{backend, device_label}];
+    placement_of_device = cached;
+  } else {
+    placement_of_device = &rows_[row].placements[{backend, device_label}];
+  }
+  OpPlacement& placement = *placement_of_device;
   placement.backend = backend;
   placement.device_ns = SaturatingAdd(placement.device_ns, kernel.duration_ns);
   ++placement.kernels;
-  OpKernel& named = rows_[row].kernels[kernel_name];
+  OpKernel*& cached_kernel = kernel_of_key_[static_cast<uint64_t>(row) << 32 | kernel.name];
+  if (cached_kernel == nullptr) cached_kernel = &rows_[row].kernels[kernel_name];
+  OpKernel& named = *cached_kernel;
   ++named.count;
   named.total_ns = SaturatingAdd(named.total_ns, kernel.duration_ns);
 }
@@ -106,6 +139,9 @@ void OpAggregator::Add(const LinkedTrace& linked, int input, bool several_inputs
   const Trace& trace = linked.trace();
   const TraceLinks& links = linked.links();
   const OpStacks stacks(trace, links, query_.by_stack);
+  row_of_key_.clear();
+  placement_of_key_.clear();
+  kernel_of_key_.clear();
   constexpr size_t kNone = SIZE_MAX;
   std::vector<size_t> row_of_slice(trace.slices.size(), kNone);
   const std::vector<int64_t> inclusive_ns =
@@ -145,7 +181,7 @@ void OpAggregator::Add(const LinkedTrace& linked, int input, bool several_inputs
     summary_.graph_kernels += link.graph;
     auto name = kernel_names.try_emplace(kernel.name, trace.str(kernel.name)).first;
     if (link.op == kNoRow) {
-      AddKernel(kernel, name->second, backend, device_labels[device],
+      AddKernel(kernel, name->second, backend, device, device_labels[device],
                 UnattributedRow(input, link.origin), true, link.graph);
       continue;
     }
@@ -162,7 +198,7 @@ void OpAggregator::Add(const LinkedTrace& linked, int input, bool several_inputs
         continue;
       }
       chain_rows.push_back(row);
-      AddKernel(kernel, name->second, backend, device_labels[device], row, s == link.op,
+      AddKernel(kernel, name->second, backend, device, device_labels[device], row, s == link.op,
                 link.graph);
     }
   }

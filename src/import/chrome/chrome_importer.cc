@@ -129,9 +129,9 @@ int ChromeImporter::Sniff(std::string_view head) const {
   return 10;  // JSON, but nothing trace-like in the first bytes
 }
 
-StatusOr<Trace> ChromeImporter::Import(const std::string& path,
-                                       const ImportOptions& options) const {
-  StatusOr<std::unique_ptr<BlockReader>> opened = BlockReader::Open(path, options.max_input_bytes);
+StatusOr<Trace> ChromeImporter::Import(const Input& input, const ImportOptions& options) const {
+  const std::string& path = input.path();
+  StatusOr<std::unique_ptr<BlockReader>> opened = input.Blocks();
   if (!opened.ok()) return opened.status();
   BlockReader& reader = **opened;
 

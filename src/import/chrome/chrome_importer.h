@@ -16,7 +16,7 @@ class ChromeImporter final : public Importer {
     return "PyTorch profiler (Kineto) / Chrome trace JSON, .json or .json.gz";
   }
   int Sniff(std::string_view head) const override;
-  StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  StatusOr<Trace> Import(const Input& input, const ImportOptions& options) const override;
 };
 
 }  // namespace tensormorph::chrome

@@ -131,9 +131,9 @@ bool Blank(std::string_view line) {
 
 }  // namespace
 
-StatusOr<Trace> NativeImporter::Import(const std::string& path,
-                                       const ImportOptions& options) const {
-  StatusOr<std::unique_ptr<BlockReader>> opened = BlockReader::Open(path, options.max_input_bytes);
+StatusOr<Trace> NativeImporter::Import(const Input& input, const ImportOptions& options) const {
+  const std::string& path = input.path();
+  StatusOr<std::unique_ptr<BlockReader>> opened = input.Blocks();
   if (!opened.ok()) return opened.status();
   BlockReader& reader = **opened;
   auto progress = [&] {

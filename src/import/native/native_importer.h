@@ -15,7 +15,7 @@ class NativeImporter : public Importer {
     return "Tensormorph native trace (tensormorph.trace/1), JSON or NDJSON";
   }
   int Sniff(std::string_view head) const override;
-  StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  StatusOr<Trace> Import(const Input& input, const ImportOptions& options) const override;
 };
 
 // Whether `head` (the start of the content) names the native schema: a "schema" member whose value

@@ -16,7 +16,7 @@ StatusOr<Trace> ImportText(const std::string& text) {
   const std::string path = "/tmp/tm_native_unit_" + std::to_string(getpid()) + "_" +
                            std::to_string(counter++) + ".ndjson";
   std::ofstream(path, std::ios::binary) << text;
-  StatusOr<Trace> trace = NativeImporter().Import(path, ImportOptions{});
+  StatusOr<Trace> trace = ImportWith(NativeImporter(), path, ImportOptions{});
   std::remove(path.c_str());
   return trace;
 }

@@ -55,9 +55,9 @@ int NcuCsvImporter::Sniff(std::string_view head) const {
   return tool_lines ? 80 : 0;
 }
 
-StatusOr<Trace> NcuCsvImporter::Import(const std::string& path,
-                                       const ImportOptions& options) const {
-  StatusOr<std::unique_ptr<BlockReader>> opened = BlockReader::Open(path, options.max_input_bytes);
+StatusOr<Trace> NcuCsvImporter::Import(const Input& input, const ImportOptions& options) const {
+  const std::string& path = input.path();
+  StatusOr<std::unique_ptr<BlockReader>> opened = input.Blocks();
   if (!opened.ok()) return opened.status();
   BlockReader& blocks = **opened;
   CsvReader reader([&](std::vector<char>* block) {

@@ -17,7 +17,7 @@ class NcuCsvImporter final : public Importer {
     return "Nsight Compute CSV export (ncu --csv), details or raw page";
   }
   int Sniff(std::string_view head) const override;
-  StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  StatusOr<Trace> Import(const Input& input, const ImportOptions& options) const override;
 };
 
 }  // namespace tensormorph::ncu

@@ -54,12 +54,13 @@ int NsysImporter::Sniff(std::string_view head) const {
   return 50;
 }
 
-StatusOr<Trace> NsysImporter::Import(const std::string& path, const ImportOptions& options) const {
-  if (StatusOr<std::string> head = ReadHead(path, 4096);
+StatusOr<Trace> NsysImporter::Import(const Input& input, const ImportOptions& options) const {
+  const std::string& path = input.path();
+  if (StatusOr<std::string> head = input.Head(4096);
       head.ok() && !head->starts_with(kSqliteMagic) && IsStatsReportHeader(*head)) {
     return UnreadableInput(std::string(kStatsReportMessage), SourcePosition{1, 1});
   }
-  StatusOr<Database> db = Database::Open(path);
+  StatusOr<Database> db = Database::Open(input);
   if (!db.ok()) return db.status();
   StatusOr<Schema> schema = Schema::Read(*db);
   if (!schema.ok()) return schema.status();

@@ -15,7 +15,7 @@ class NsysImporter final : public Importer {
     return "Nsight Systems SQLite export (nsys export --type sqlite), .sqlite";
   }
   int Sniff(std::string_view head) const override;
-  StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  StatusOr<Trace> Import(const Input& input, const ImportOptions& options) const override;
 };
 
 }  // namespace tensormorph::nsys

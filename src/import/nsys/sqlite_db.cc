@@ -118,7 +118,8 @@ void Database::Closer::operator()(sqlite3* db) const {
 
 Database::Database(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
 
-StatusOr<Database> Database::Open(const std::string& path) {
+StatusOr<Database> Database::Open(const Input& input) {
+  const std::string& path = input.path();
   // SQLite opens lazily and would report a missing or foreign file only at the first query, with
   // a vaguer message; checking the magic first gives a precise one.
   FILE* file = std::fopen(path.c_str(), "rb");

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tensormorph/io/input.h"
 #include "tensormorph/model/status.h"
 
 struct sqlite3;
@@ -59,9 +60,10 @@ class Database {
   Database(Database&&) noexcept = default;
   Database& operator=(Database&&) noexcept = default;
 
-  // Opens `path` read-only. Fails when the file is missing or is not an SQLite database; other
-  // damage only shows once pages are read, as errors from Prepare() or Step().
-  static StatusOr<Database> Open(const std::string& path);
+  // Opens the file `input` is read-only: SQLite reads it itself, by path (the Input checked its
+  // size). Fails when the file is missing or is not an SQLite database; other damage only shows
+  // once pages are read, as errors from Prepare() or Step().
+  static StatusOr<Database> Open(const Input& input);
 
   // `what` names the thing being read in error messages ("table CUPTI_ACTIVITY_KIND_KERNEL").
   StatusOr<Statement> Prepare(std::string_view sql, std::string what) const;

@@ -69,9 +69,10 @@ int OrtImporter::Sniff(std::string_view head) const {
   return 0;
 }
 
-StatusOr<Trace> OrtImporter::Import(const std::string& path, const ImportOptions& options) const {
+StatusOr<Trace> OrtImporter::Import(const Input& input, const ImportOptions& options) const {
+  const std::string& path = input.path();
   std::string gzip_warning;
-  StatusOr<std::string> content = ReadContent(path, options.max_input_bytes, &gzip_warning);
+  StatusOr<std::string> content = input.Content(&gzip_warning);
   if (!content.ok()) return content.status();
   const std::string& text = *content;
 

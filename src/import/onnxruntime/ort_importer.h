@@ -20,7 +20,7 @@ class OrtImporter final : public Importer {
   // 95 (above generic Chrome JSON's 90) for an array whose first events are ORT Session/Node
   // events; 0 otherwise.
   int Sniff(std::string_view head) const override;
-  StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  StatusOr<Trace> Import(const Input& input, const ImportOptions& options) const override;
 };
 
 // The backend an execution provider name runs on: CPUExecutionProvider -> cpu, CUDA/TensorRT ->

@@ -88,7 +88,7 @@ TEST(OrtWebGpu, DispatchesAreKernelsOfTheirNodes) {
 ])";
   ImportOptions options;
   const OrtImporter importer;
-  StatusOr<Trace> trace = importer.Import(file.string(), options);
+  StatusOr<Trace> trace = ImportWith(importer, file.string(), options);
   std::filesystem::remove(file);
   ASSERT_TRUE(trace.ok()) << trace.status().message();
   // Two dispatches on the WebGPU device, linked to mm0's op; relu has only its node time.

@@ -58,8 +58,9 @@ int RocpdImporter::Sniff(std::string_view head) const {
   return 0;
 }
 
-StatusOr<Trace> RocpdImporter::Import(const std::string& path, const ImportOptions& options) const {
-  StatusOr<Database> db = Database::Open(path);
+StatusOr<Trace> RocpdImporter::Import(const Input& input, const ImportOptions& options) const {
+  const std::string& path = input.path();
+  StatusOr<Database> db = Database::Open(input);
   if (!db.ok()) return db.status();
   StatusOr<RocpdSchema> schema = RocpdSchema::Read(*db);
   if (!schema.ok()) return schema.status();

@@ -20,7 +20,7 @@ class RocpdImporter final : public Importer {
   // 100 for an SQLite file whose schema (in the head) names rocpd tables; 0 otherwise, so that
   // other SQLite files keep the Nsight Systems importer's answer.
   int Sniff(std::string_view head) const override;
-  StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  StatusOr<Trace> Import(const Input& input, const ImportOptions& options) const override;
 };
 
 }  // namespace tensormorph::rocpd

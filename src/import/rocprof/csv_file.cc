@@ -41,8 +41,10 @@ CsvFile::CsvFile(std::string path, std::unique_ptr<BlockReader> blocks)
   });
 }
 
-StatusOr<std::unique_ptr<CsvFile>> CsvFile::Open(const std::string& path) {
-  StatusOr<std::unique_ptr<BlockReader>> blocks = BlockReader::Open(path);
+StatusOr<std::unique_ptr<CsvFile>> CsvFile::Open(const Input& input, const std::string& path) {
+  StatusOr<Input> opened = path == input.path() ? input : input.Related(path);
+  if (!opened.ok()) return opened.status();
+  StatusOr<std::unique_ptr<BlockReader>> blocks = opened->Blocks();
   if (!blocks.ok()) return blocks.status();
   std::unique_ptr<CsvFile> file(new CsvFile(path, std::move(blocks).value()));
   CsvRecord header;

@@ -11,6 +11,7 @@
 
 #include "io/csv_reader.h"
 #include "tensormorph/io/block_reader.h"
+#include "tensormorph/io/input.h"
 #include "tensormorph/model/status.h"
 
 namespace tensormorph::rocprof {
@@ -34,9 +35,10 @@ class Warnings {
 
 class CsvFile {
  public:
-  // Opens `path` (plain or gzip) and reads its header row. An empty file or one without a first
-  // record is an error at 1:1.
-  static StatusOr<std::unique_ptr<CsvFile>> Open(const std::string& path);
+  // Opens `path` (plain or gzip): the input itself or a file it brings in (a sibling, a member
+  // of its folder), with the input's limits. Reads the header row; an empty file or one without
+  // a first record is an error at 1:1.
+  static StatusOr<std::unique_ptr<CsvFile>> Open(const Input& input, const std::string& path);
 
   const std::string& path() const { return path_; }
   const std::vector<std::string>& header() const { return header_; }

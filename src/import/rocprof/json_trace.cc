@@ -228,9 +228,10 @@ void ReadProcess(const json& proc, Trace* trace) {
 
 }  // namespace
 
-StatusOr<Trace> ImportRocprofJson(const std::string& path, uint64_t max_input_bytes) {
+StatusOr<Trace> ImportRocprofJson(const Input& input) {
+  const std::string& path = input.path();
   std::string gzip_warning;
-  StatusOr<std::string> text = ReadContent(path, max_input_bytes, &gzip_warning);
+  StatusOr<std::string> text = input.Content(&gzip_warning);
   if (!text.ok()) return text.status();
   json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {

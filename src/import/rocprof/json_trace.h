@@ -9,11 +9,12 @@
 
 #include <string>
 
+#include "tensormorph/io/input.h"
 #include "tensormorph/model/status.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof {
 
-StatusOr<Trace> ImportRocprofJson(const std::string& path, uint64_t max_input_bytes);
+StatusOr<Trace> ImportRocprofJson(const Input& input);
 
 }  // namespace tensormorph::rocprof

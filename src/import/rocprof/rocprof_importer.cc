@@ -124,6 +124,11 @@ Status NotRocprof(const std::vector<std::string>& header) {
       SourcePosition{1, 1});
 }
 
+// " (why it could not be opened)" for a sibling file that could not be, else nothing.
+std::string WhyNot(const StatusOr<std::unique_ptr<CsvFile>>& file) {
+  return file.ok() ? std::string() : " (" + file.status().message() + ")";
+}
+
 // The rocprofv3 kernel_trace.csv files of a folder or of its only subfolder (`<host>/`).
 std::vector<std::string> KernelTraceFiles(const std::string& folder) {
   namespace fs = std::filesystem;
@@ -171,10 +176,10 @@ int RocprofImporter::Sniff(std::string_view head) const {
   }
 }
 
-StatusOr<Trace> RocprofImporter::Import(const std::string& path,
-                                        const ImportOptions& options) const {
-  if (std::filesystem::is_directory(path)) {
-    if (compute::SniffWorkloadFolder(path) > 0) return compute::ImportWorkload(path, options);
+StatusOr<Trace> RocprofImporter::Import(const Input& input, const ImportOptions& options) const {
+  const std::string& path = input.path();
+  if (input.is_folder()) {
+    if (compute::SniffWorkloadFolder(path) > 0) return compute::ImportWorkload(input, path);
     const std::vector<std::string> traces = KernelTraceFiles(path);
     if (traces.size() != 1) {
       return UnreadableInput(
@@ -185,28 +190,30 @@ StatusOr<Trace> RocprofImporter::Import(const std::string& path,
                             "process, e.g. {}): name one of them",
                             traces.size(), traces.front()));
     }
-    return Import(traces.front(), options);
+    StatusOr<Input> trace_file = input.Related(traces.front());
+    if (!trace_file.ok()) return trace_file.status();
+    return Import(*trace_file, options);
   }
-  StatusOr<std::string> head = ReadHead(path, 256);
+  StatusOr<std::string> head = input.Head(256);
   if (!head.ok()) return head.status();
-  if (head->starts_with("{")) return ImportRocprofJson(path, options.max_input_bytes);
+  if (head->starts_with("{")) return ImportRocprofJson(input);
   if (const SideFile side = ClassifySideFile(*head); side != SideFile::kNone) {
-    return ImportSideFile(side, path, options);
+    return ImportSideFile(side, input);
   }
 
-  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(path);
+  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(input, path);
   if (!opened.ok()) return opened.status();
   CsvFile& primary = **opened;
   const CsvKind kind = KindOf(primary);
   if (kind == CsvKind::kNone) return NotRocprof(primary.header());
   if (kind == CsvKind::kKernels && compute::IsWorkloadCounterFile(path, primary.header())) {
-    return compute::ImportWorkload(path, options);
+    return compute::ImportWorkload(input, path);
   }
   // rocprof-compute's timestamps.csv is read with its workload (the counters and the device).
   if (const std::string folder = std::filesystem::path(path).parent_path().string();
       FileName(path) == "timestamps.csv" &&
       compute::SniffWorkloadFolder(folder.empty() ? "." : folder) == 100) {
-    return compute::ImportWorkload(folder.empty() ? "." : folder, options);
+    return compute::ImportWorkload(input, folder.empty() ? "." : folder);
   }
   if (kind == CsvKind::kCounterCollection) {
     return UnreadableInput(
@@ -229,9 +236,10 @@ StatusOr<Trace> RocprofImporter::Import(const std::string& path,
   }
   for (const Sibling& s : siblings) {
     if (s.kind != CsvKind::kAgentInfo) continue;
-    StatusOr<std::unique_ptr<CsvFile>> file = CsvFile::Open(s.path);
+    StatusOr<std::unique_ptr<CsvFile>> file = CsvFile::Open(input, s.path);
     if (!file.ok() || KindOf(**file) != CsvKind::kAgentInfo) {
-      warnings.File(s.path, "not a readable rocprofv3 agent_info.csv: devices stay unnamed");
+      warnings.File(s.path, "not a readable rocprofv3 agent_info.csv" + WhyNot(file) +
+                                ": devices stay unnamed");
       continue;
     }
     Status read = ReadAgentInfo(file.value().get(), &warnings, &agents);
@@ -250,10 +258,10 @@ StatusOr<Trace> RocprofImporter::Import(const std::string& path,
 
   for (const Sibling& s : siblings) {
     if (s.kind == CsvKind::kAgentInfo) continue;
-    StatusOr<std::unique_ptr<CsvFile>> file = CsvFile::Open(s.path);
+    StatusOr<std::unique_ptr<CsvFile>> file = CsvFile::Open(input, s.path);
     if (!file.ok() || KindOf(**file) != s.kind) {
-      warnings.File(s.path,
-                    fmt::format("not a readable rocprofv3 {}: not used", KindFileName(s.kind)));
+      warnings.File(s.path, fmt::format("not a readable rocprofv3 {}{}: not used",
+                                        KindFileName(s.kind), WhyNot(file)));
       continue;
     }
     const Mark mark(trace);

@@ -26,7 +26,10 @@ class RocprofImporter final : public Importer {
   // rocprof-compute workload folders (compute/workload.h) and rocprofv3 output folders (one
   // <pid>_kernel_trace.csv in the folder or in its only subfolder, read with its siblings).
   int SniffFolder(const std::string& folder) const override;
-  StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  std::string_view folder_description() const override {
+    return "rocprof-compute workloads, rocprofv3 output folders";
+  }
+  StatusOr<Trace> Import(const Input& input, const ImportOptions& options) const override;
 };
 
 }  // namespace tensormorph::rocprof

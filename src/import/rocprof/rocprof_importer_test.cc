@@ -50,7 +50,7 @@ class TempDir {
 };
 
 Trace Import(const std::string& path) {
-  StatusOr<Trace> trace = RocprofImporter().Import(path, {});
+  StatusOr<Trace> trace = ImportWith(RocprofImporter(), path, {});
   EXPECT_TRUE(trace.ok()) << path << ": " << trace.status().message();
   return trace.ok() ? std::move(trace).value() : Trace();
 }
@@ -327,15 +327,15 @@ TEST(RocprofImporter, RaggedRowIsSkipped) {
 TEST(RocprofImporter, ForeignAndCounterFilesAreErrors) {
   TempDir dir;
   WriteFile(dir / "x.csv", "a,b,c\n1,2,3\n");
-  StatusOr<Trace> foreign = RocprofImporter().Import((dir / "x.csv").string(), {});
+  StatusOr<Trace> foreign = ImportWith(RocprofImporter(), (dir / "x.csv").string(), {});
   ASSERT_FALSE(foreign.ok());
   EXPECT_EQ(foreign.status().position().line, 1u);
   EXPECT_NE(foreign.status().message().find("not a rocprof CSV header"), std::string::npos);
-  StatusOr<Trace> counters = RocprofImporter().Import(kV3 + "counter_collection.csv", {});
+  StatusOr<Trace> counters = ImportWith(RocprofImporter(), kV3 + "counter_collection.csv", {});
   ASSERT_FALSE(counters.ok());
   EXPECT_NE(counters.status().message().find("kernel_trace.csv"), std::string::npos);
   WriteFile(dir / "empty.csv", "");
-  EXPECT_FALSE(RocprofImporter().Import((dir / "empty.csv").string(), {}).ok());
+  EXPECT_FALSE(ImportWith(RocprofImporter(), (dir / "empty.csv").string(), {}).ok());
 }
 
 TEST(RocprofImporter, JsonFixture) {

@@ -68,8 +68,8 @@ SideFile ClassifySideFile(std::string_view head) {
   return SideFile::kNone;
 }
 
-StatusOr<Trace> ImportSideFile(SideFile kind, const std::string& path,
-                               const ImportOptions& options) {
+StatusOr<Trace> ImportSideFile(SideFile kind, const Input& input) {
+  const std::string& path = input.path();
   const SourcePosition start{1, 1};
   switch (kind) {
     case SideFile::kStatistics:
@@ -96,7 +96,7 @@ StatusOr<Trace> ImportSideFile(SideFile kind, const std::string& path,
     case SideFile::kComputeTable: {
       const std::string folder = std::filesystem::path(path).parent_path().string();
       if (compute::SniffWorkloadFolder(folder.empty() ? "." : folder) > 0) {
-        return compute::ImportWorkload(folder.empty() ? "." : folder, options);
+        return compute::ImportWorkload(input, folder.empty() ? "." : folder);
       }
       return UnreadableInput(
           "a rocprof-compute table (sysinfo.csv, roofline.csv or pmc_dispatch_info.csv) outside "

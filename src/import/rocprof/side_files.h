@@ -27,7 +27,6 @@ SideFile ClassifySideFile(std::string_view head);
 
 // A rocprof-compute table is read as its workload folder when it lies in one; everything else is
 // an error saying what the file holds and what to give instead.
-StatusOr<Trace> ImportSideFile(SideFile kind, const std::string& path,
-                               const ImportOptions& options);
+StatusOr<Trace> ImportSideFile(SideFile kind, const Input& input);
 
 }  // namespace tensormorph::rocprof

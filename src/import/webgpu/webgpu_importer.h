@@ -44,7 +44,7 @@ class WebGpuImporter final : public Importer {
   // claims at 95); 95 for ondata JSON, tf.profile() and tf.time() JSON, adapter descriptions
   // (keys no other format has) and TF.js DEBUG logs; 5 for an ONNX model.
   int Sniff(std::string_view head) const override;
-  StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  StatusOr<Trace> Import(const Input& input, const ImportOptions& options) const override;
 };
 
 }  // namespace tensormorph::webgpu

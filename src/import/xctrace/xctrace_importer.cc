@@ -47,9 +47,9 @@ int XctraceImporter::Sniff(std::string_view head) const {
                                                                                                : 0;
 }
 
-StatusOr<Trace> XctraceImporter::Import(const std::string& path,
-                                        const ImportOptions& options) const {
-  StatusOr<std::unique_ptr<BlockReader>> opened = BlockReader::Open(path, options.max_input_bytes);
+StatusOr<Trace> XctraceImporter::Import(const Input& input, const ImportOptions& options) const {
+  const std::string& path = input.path();
+  StatusOr<std::unique_ptr<BlockReader>> opened = input.Blocks();
   if (!opened.ok()) return opened.status();
   XmlTableReader reader;
   std::vector<char> block;

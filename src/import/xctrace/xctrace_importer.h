@@ -25,7 +25,7 @@ class XctraceImporter final : public Importer {
   // and comments); also 100 for <trace-toc>, a --toc export, so that Import can say what to
   // export instead.
   int Sniff(std::string_view head) const override;
-  StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  StatusOr<Trace> Import(const Input& input, const ImportOptions& options) const override;
 };
 
 }  // namespace tensormorph::xctrace

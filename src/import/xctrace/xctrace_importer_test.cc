@@ -128,8 +128,9 @@ TEST(XctraceImporter, TimesBeyondTwoToThe62AreSkipped) {
 // tests/data/xctrace/metal_gpu_intervals.xml: kernels with encoder ids 1001, 1002, 1003, 1004 have
 // an encoder-list row each (runtime calls with that correlation); WindowServer's 3001 has none.
 TEST(XctraceImporter, KernelsLinkToTheirEncodingCalls) {
-  StatusOr<Trace> trace = XctraceImporter().Import(
-      TM_SOURCE_DIR "/tests/data/xctrace/metal_gpu_intervals.xml", ImportOptions{});
+  StatusOr<Trace> trace =
+      ImportWith(XctraceImporter(), TM_SOURCE_DIR "/tests/data/xctrace/metal_gpu_intervals.xml",
+                 ImportOptions{});
   ASSERT_TRUE(trace.ok()) << trace.status().message();
   const TraceLinks links = LinkTrace(*trace);
   int linked = 0;

@@ -3,10 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <system_error>
 
 #include "import/common/device_arch.h"
 #include "import/common/finish_import.h"
@@ -22,22 +19,18 @@ namespace {
 // as parsed objects alongside the model anyway.
 constexpr uint64_t kMaxXspaceBytes = uint64_t{2} << 30;
 
-StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  std::error_code ec;
-  const uint64_t size = std::filesystem::file_size(path, ec);
-  if (ec) return Status(StatusCode::kIoError, fmt::format("cannot read: {}", ec.message()));
-  if (size == 0) return UnreadableInput("the file is empty");
-  if (size > kMaxXspaceBytes) {
+StatusOr<std::string> ReadWholeFile(const Input& input, std::string* warning) {
+  const auto too_large = [](uint64_t size) {
     return UnreadableInput(fmt::format(
         "this XSpace is {:.1f} GiB; protobuf reads at most 2 GiB in one message: profile a "
         "shorter window (jax.profiler trace duration) or fewer hosts",
         static_cast<double>(size) / (1 << 30)));
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::string data(size, '\0');
-  if (!in.read(data.data(), static_cast<std::streamsize>(size))) {
-    return Status(StatusCode::kIoError, "cannot read the whole file");
-  }
+  };
+  if (input.file_size() > kMaxXspaceBytes) return too_large(input.file_size());
+  StatusOr<std::string> data = input.Content(warning);
+  if (!data.ok()) return data.status();
+  if (data->empty()) return UnreadableInput("the file is empty");
+  if (data->size() > kMaxXspaceBytes) return too_large(data->size());  // gzip-compressed
   return data;
 }
 
@@ -94,8 +87,10 @@ void AddWarnings(const xplane_pb::XSpace& space, const ReadState& state, Trace* 
   }
 }
 
-StatusOr<Trace> ImportFile(const std::string& path, const ImportOptions& options) {
-  StatusOr<std::string> data = ReadWholeFile(path);
+StatusOr<Trace> ImportFile(const Input& input, const ImportOptions& options) {
+  const std::string& path = input.path();
+  std::string gzip_warning;
+  StatusOr<std::string> data = ReadWholeFile(input, &gzip_warning);
   if (!data.ok()) return data.status();
   xplane_pb::XSpace space;
   if (!space.ParseFromString(*data)) {
@@ -109,6 +104,7 @@ StatusOr<Trace> ImportFile(const std::string& path, const ImportOptions& options
 
   Trace trace;
   trace.path = path;
+  if (!gzip_warning.empty()) trace.warnings.push_back(gzip_warning);
   trace.format = "jax-xplane";
   ReadState state;
   state.trace = &trace;
@@ -171,15 +167,15 @@ int XplaneImporter::SniffFolder(const std::string& folder) const {
   return FindRunXplanes(folder, &run).empty() ? 0 : 90;
 }
 
-StatusOr<Trace> XplaneImporter::Import(const std::string& path,
-                                       const ImportOptions& options) const {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    StatusOr<std::string> file = ResolveProfileDir(path);
+StatusOr<Trace> XplaneImporter::Import(const Input& input, const ImportOptions& options) const {
+  if (input.is_folder()) {
+    StatusOr<std::string> file = ResolveProfileDir(input.path());
     if (!file.ok()) return file.status();
-    return ImportFile(*file, options);
+    StatusOr<Input> xspace = input.Related(*file);
+    if (!xspace.ok()) return xspace.status();
+    return ImportFile(*xspace, options);
   }
-  return ImportFile(path, options);
+  return ImportFile(input, options);
 }
 
 }  // namespace tensormorph::xplane

@@ -17,7 +17,8 @@ class XplaneImporter final : public Importer {
   }
   int Sniff(std::string_view head) const override;
   int SniffFolder(const std::string& folder) const override;
-  StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  std::string_view folder_description() const override { return "JAX profile log dirs"; }
+  StatusOr<Trace> Import(const Input& input, const ImportOptions& options) const override;
 };
 
 // How sure we are that `head` starts a serialized XSpace: its first field is a plane (field 1,

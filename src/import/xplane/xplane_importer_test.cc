@@ -125,7 +125,7 @@ TEST(XplaneImporter, ReadsDevicesKernelsCopiesAndLaunches) {
   const int64_t base = 1'771'595'639'214'724'894;
   const std::string path = SmallSpace(b, "Nvidia", base);
   XplaneImporter importer;
-  StatusOr<Trace> t = importer.Import(path, {});
+  StatusOr<Trace> t = ImportWith(importer, path, {});
   ASSERT_TRUE(t.ok()) << t.status().message();
   ASSERT_EQ(t->devices.size(), 1u);
   EXPECT_EQ(t->devices[0].backend, Backend::kCuda);
@@ -167,7 +167,7 @@ TEST(XplaneImporter, ReadsDevicesKernelsCopiesAndLaunches) {
 TEST(XplaneImporter, UnknownVendorIsOtherWithAWarning) {
   XSpaceBuilder b;
   const std::string path = SmallSpace(b, "Acme", 0);
-  StatusOr<Trace> t = XplaneImporter().Import(path, {});
+  StatusOr<Trace> t = ImportWith(XplaneImporter(), path, {});
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(t->devices.at(0).backend, Backend::kOther);
   ASSERT_FALSE(t->warnings.empty());
@@ -213,13 +213,13 @@ TEST(XplaneImporter, GarbageAndTruncationAreErrors) {
        {full.substr(0, full.size() - 3), std::string("\x0a\xff\xff\x01garbage", 10),
         std::string(1, '\0')}) {
     std::ofstream(bad, std::ios::binary) << content;
-    StatusOr<Trace> t = XplaneImporter().Import(bad.string(), {});
+    StatusOr<Trace> t = ImportWith(XplaneImporter(), bad.string(), {});
     ASSERT_FALSE(t.ok());
     EXPECT_EQ(t.status().code(), StatusCode::kUnreadableInput);
     EXPECT_NE(t.status().message().find("not a readable XSpace"), std::string::npos);
   }
   std::ofstream(bad, std::ios::binary).flush();  // empty
-  StatusOr<Trace> empty = XplaneImporter().Import(bad.string(), {});
+  StatusOr<Trace> empty = ImportWith(XplaneImporter(), bad.string(), {});
   ASSERT_FALSE(empty.ok());
   EXPECT_NE(empty.status().message().find("empty"), std::string::npos);
   fs::remove(bad);

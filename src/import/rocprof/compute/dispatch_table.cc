@@ -66,8 +66,9 @@ double ParseCounter(std::string_view text) {
 
 }  // namespace
 
-StatusOr<DispatchTable> DispatchTable::Read(const std::string& path, Warnings* warnings) {
-  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(path);
+StatusOr<DispatchTable> DispatchTable::Read(const Input& input, const std::string& path,
+                                            Warnings* warnings) {
+  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(input, path);
   if (!opened.ok()) return opened.status();
   CsvFile& file = **opened;
   const Columns columns(file.header());

@@ -39,7 +39,9 @@ class DispatchTable {
  public:
   // Reads the whole file. Errors: unreadable file, or a header without Dispatch_ID and
   // Kernel_Name (named in the message). Ragged rows are skipped with a warning (CsvFile).
-  static StatusOr<DispatchTable> Read(const std::string& path, Warnings* warnings);
+  // `path`: a file of the workload `input` is (import/rocprof/csv_file.h).
+  static StatusOr<DispatchTable> Read(const Input& input, const std::string& path,
+                                      Warnings* warnings);
 
   const std::string& path() const { return path_; }
   // The file name without ".csv": "pmc_perf", "SQ_LEVEL_WAVES"; the section of its counters.

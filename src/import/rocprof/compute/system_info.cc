@@ -49,8 +49,9 @@ std::pair<int32_t, int32_t> GfxVersion(const std::string& arch) {
 
 }  // namespace
 
-StatusOr<SystemInfo> ReadSystemInfo(const std::string& path, Warnings* warnings) {
-  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(path);
+StatusOr<SystemInfo> ReadSystemInfo(const Input& input, const std::string& path,
+                                    Warnings* warnings) {
+  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(input, path);
   if (!opened.ok()) return opened.status();
   CsvFile& file = **opened;
   const Columns c(file.header());
@@ -96,9 +97,10 @@ Device DeviceFromSystemInfo(const SystemInfo& info) {
   return d;
 }
 
-StatusOr<std::map<std::string, double>> ReadRooflinePeaks(const std::string& path, int64_t device,
+StatusOr<std::map<std::string, double>> ReadRooflinePeaks(const Input& input,
+                                                          const std::string& path, int64_t device,
                                                           Warnings* warnings) {
-  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(path);
+  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(input, path);
   if (!opened.ok()) return opened.status();
   CsvFile& file = **opened;
   const Columns c(file.header());

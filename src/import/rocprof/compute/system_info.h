@@ -27,7 +27,9 @@ struct SystemInfo {
 };
 
 // Reads the first data row; an error when the file has none.
-StatusOr<SystemInfo> ReadSystemInfo(const std::string& path, Warnings* warnings);
+// `path`: a file of the workload `input` is (import/rocprof/csv_file.h).
+StatusOr<SystemInfo> ReadSystemInfo(const Input& input, const std::string& path,
+                                    Warnings* warnings);
 
 // The Device sysinfo describes: name (gpu_model, else gpu_series), CUs, wave size, threads per CU
 // (max waves x wave size), gfx major/minor from the arch name (gfx90a -> 9.0, gfx942 -> 9.4).
@@ -35,7 +37,8 @@ Device DeviceFromSystemInfo(const SystemInfo& info);
 
 // The measured peaks of one GPU (roofline.csv's `device` column) in base units, keyed as in
 // devices/measured_peaks.h. Empty when the file has no row for it.
-StatusOr<std::map<std::string, double>> ReadRooflinePeaks(const std::string& path, int64_t device,
+StatusOr<std::map<std::string, double>> ReadRooflinePeaks(const Input& input,
+                                                          const std::string& path, int64_t device,
                                                           Warnings* warnings);
 
 }  // namespace tensormorph::rocprof::compute

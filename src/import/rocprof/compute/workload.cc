@@ -119,8 +119,7 @@ bool IsWorkloadCounterFile(const std::string& path, const std::vector<std::strin
   return false;
 }
 
-StatusOr<Trace> ImportWorkload(const std::string& path, const ImportOptions& options) {
-  (void)options;
+StatusOr<Trace> ImportWorkload(const Input& input, const std::string& path) {
   const std::string folder = fs::is_directory(path) ? path : fs::path(path).parent_path().string();
   WorkloadFiles files = FindWorkloadFiles(folder.empty() ? "." : folder);
   if (!fs::is_directory(path)) {
@@ -138,7 +137,7 @@ StatusOr<Trace> ImportWorkload(const std::string& path, const ImportOptions& opt
 
   std::optional<SystemInfo> info;
   if (!files.sysinfo.empty()) {
-    StatusOr<SystemInfo> read = ReadSystemInfo(files.sysinfo, &warnings);
+    StatusOr<SystemInfo> read = ReadSystemInfo(input, files.sysinfo, &warnings);
     if (read.ok()) {
       info = std::move(read).value();
       used.push_back("sysinfo.csv");
@@ -154,7 +153,7 @@ StatusOr<Trace> ImportWorkload(const std::string& path, const ImportOptions& opt
   std::map<std::string, double> peaks;
   if (!files.roofline.empty()) {
     StatusOr<std::map<std::string, double>> read =
-        ReadRooflinePeaks(files.roofline, kRooflineDevice, &warnings);
+        ReadRooflinePeaks(input, files.roofline, kRooflineDevice, &warnings);
     if (read.ok() && !read->empty()) {
       peaks = std::move(read).value();
       used.push_back("roofline.csv");
@@ -172,7 +171,7 @@ StatusOr<Trace> ImportWorkload(const std::string& path, const ImportOptions& opt
   // Counter files: the first gives the dispatches, the others are joined to them.
   std::vector<DispatchTable> tables;
   for (size_t i = 0; i < files.counter_files.size(); ++i) {
-    StatusOr<DispatchTable> table = DispatchTable::Read(files.counter_files[i], &warnings);
+    StatusOr<DispatchTable> table = DispatchTable::Read(input, files.counter_files[i], &warnings);
     if (!table.ok()) {
       if (i == 0) return table.status();
       warnings.File(files.counter_files[i], "not used: " + table.status().message());
@@ -183,7 +182,7 @@ StatusOr<Trace> ImportWorkload(const std::string& path, const ImportOptions& opt
   }
   std::optional<DispatchTable> timestamps;
   if (!files.timestamps.empty()) {
-    StatusOr<DispatchTable> table = DispatchTable::Read(files.timestamps, &warnings);
+    StatusOr<DispatchTable> table = DispatchTable::Read(input, files.timestamps, &warnings);
     if (table.ok()) {
       timestamps = std::move(table).value();
     } else {

@@ -23,7 +23,8 @@ int SniffWorkloadFolder(const std::string& folder);
 // Dispatch_ID header with hardware counter columns): it is read with its folder.
 bool IsWorkloadCounterFile(const std::string& path, const std::vector<std::string>& header);
 
-// `path` is the workload folder, its parent with one SoC subfolder, or a pmc_perf csv in it.
-StatusOr<Trace> ImportWorkload(const std::string& path, const ImportOptions& options);
+// `path` is the workload folder, its parent with one SoC subfolder, or a pmc_perf csv in it:
+// `input` itself, or its folder. Every file is read through `input` (its limits).
+StatusOr<Trace> ImportWorkload(const Input& input, const std::string& path);
 
 }  // namespace tensormorph::rocprof::compute

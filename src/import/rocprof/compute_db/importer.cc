@@ -123,10 +123,10 @@ int ComputeDbImporter::Sniff(std::string_view head) const {
   return dispatch && workload ? 100 : 0;
 }
 
-StatusOr<Trace> ComputeDbImporter::Import(const std::string& path,
-                                          const ImportOptions& options) const {
+StatusOr<Trace> ComputeDbImporter::Import(const Input& input, const ImportOptions& options) const {
   (void)options;
-  StatusOr<nsys::Database> db = nsys::Database::Open(path);
+  const std::string& path = input.path();
+  StatusOr<nsys::Database> db = nsys::Database::Open(input);
   if (!db.ok()) return db.status();
   StatusOr<nsys::Schema> schema = nsys::Schema::Read(*db);
   if (!schema.ok()) return schema.status();

@@ -32,7 +32,7 @@ class ComputeDbImporter final : public Importer {
   // 100 for an SQLite file whose schema (in its first pages) names compute_dispatch and
   // compute_workload; 0 otherwise (other SQLite files stay with the Nsight importer's 50).
   int Sniff(std::string_view head) const override;
-  StatusOr<Trace> Import(const std::string& path, const ImportOptions& options) const override;
+  StatusOr<Trace> Import(const Input& input, const ImportOptions& options) const override;
 };
 
 }  // namespace tensormorph::rocprof::compute_db
