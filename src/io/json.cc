@@ -103,33 +103,26 @@ class Writer {
   }
 
   void Array(const Json& array, size_t indent) {
-    if (array.empty()) {
-      buffer_ += "[]";
-      return;
-    }
-    buffer_ += "[\n";
-    bool first = true;
-    for (const Json& element : array) {
-      if (!first) buffer_ += ",\n";
-      first = false;
-      buffer_.append(indent + kIndentStep, ' ');
-      Value(element, indent + kIndentStep);
-    }
-    buffer_ += '\n';
-    buffer_.append(indent, ' ');
-    buffer_ += ']';
+    Elements(
+        array.size(), [&array](size_t i) -> const Json& { return array[i]; }, indent);
   }
 
   void Streamed(const StreamedArray& streamed, size_t indent) {
-    if (streamed.size == 0) {
+    Elements(streamed.size, streamed.element, indent);
+  }
+
+  // An array of `count` elements, element i being element_at(i).
+  template <typename ElementAt>
+  void Elements(size_t count, const ElementAt& element_at, size_t indent) {
+    if (count == 0) {
       buffer_ += "[]";
       return;
     }
     buffer_ += "[\n";
-    for (size_t i = 0; i < streamed.size; ++i) {
+    for (size_t i = 0; i < count; ++i) {
       if (i > 0) buffer_ += ",\n";
       buffer_.append(indent + kIndentStep, ' ');
-      Value(streamed.element(i), indent + kIndentStep);
+      Value(element_at(i), indent + kIndentStep);
     }
     buffer_ += '\n';
     buffer_.append(indent, ' ');
