@@ -41,6 +41,15 @@ std::string DescribeFolders() {
   }
   return out;
 }
+
+// Runs `importer` on an opened input; the importer finishes the trace itself
+// (import/common/finish_import.h), and errors get the line:column of their byte offset.
+StatusOr<Trace> ImportOpened(const Importer& importer, const Input& input,
+                             const ImportOptions& options) {
+  StatusOr<Trace> trace = importer.Import(input, options);
+  if (!trace.ok()) return WithLineAndColumn(input.path(), trace.status());
+  return trace;
+}
 }  // namespace
 
 const std::vector<const Importer*>& Importers() {
@@ -88,10 +97,7 @@ StatusOr<Trace> ImportWith(const Importer& importer, const std::string& path,
                            const ImportOptions& options) {
   StatusOr<Input> input = Input::Open(path, options.max_input_bytes);
   if (!input.ok()) return input.status();
-  StatusOr<Trace> trace = importer.Import(*input, options);
-  // The importer finished the trace itself (import/common/finish_import.h).
-  if (!trace.ok()) return WithLineAndColumn(path, trace.status());
-  return trace;
+  return ImportOpened(importer, *input, options);
 }
 
 StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options) {
@@ -141,9 +147,7 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
           SourcePosition{1, 1});
     }
   }
-  StatusOr<Trace> trace = chosen->Import(*input, options);
-  if (!trace.ok()) return WithLineAndColumn(path, trace.status());
-  return trace;
+  return ImportOpened(*chosen, *input, options);
 }
 
 }  // namespace tensormorph
