@@ -4,7 +4,8 @@
 #     harnesses; the whole test suite under the sanitizers;
 #  2. every fuzz harness, reproducibly: a fixed seed and TM_FUZZ_RUNS inputs each (scripts/fuzz.sh);
 #  3. a ThreadSanitizer build of the library and the tests, running the tests of the parallel
-#     paths (the multi-threaded importer, --threads 1 vs N).
+#     paths (the multi-threaded importer, --threads 1 vs N, the report's analyses side by side,
+#     the timeline's concurrent passes and JSON arrays).
 # Build folders: build-sanitize, build-tsan (kept between runs; ccache is used when installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,5 +40,5 @@ unset ASAN_OPTIONS UBSAN_OPTIONS
 configure build-tsan "-fsanitize=thread"
 cmake --build build-tsan -j "$JOBS" --target tensormorph_tests tensormorph
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-  build-tsan/tests/tensormorph_tests --gtest_filter='*ThreadsDeterminism*:ChromeImporter*:BadInput.MultiChunk*'
+  build-tsan/tests/tensormorph_tests --gtest_filter='*ThreadsDeterminism*:ChromeImporter*:BadInput.MultiChunk*:LinkStage*:Timeline*:WriteJson*'
 echo "== sanitizers: all passed"

@@ -57,6 +57,32 @@ TEST(LinkStage, ReportWithABaselineTraceLinksEachInputOnce) {
   EXPECT_EQ(runs.slice_work, 3u);
 }
 
+// The report's analyses run side by side and the first of them to need a part computes it: still
+// once per input, and the page is byte for byte the one the analyses make one after another.
+TEST(LinkStage, AnalysesSideBySideLinkOnceAndMakeTheSamePage) {
+  std::vector<Trace> traces;
+  traces.push_back(Load(TM_SHARED_DATA
+                        "/kineto/param_dlrm_8rank/worker0_step_12.1694128201545.pt.trace.json.gz"));
+  traces.push_back(Load(TM_SHARED_DATA "/kineto/hta/nccl_2rank_rank0_a100.json.gz"));
+  ReportPageOptions side_by_side;
+  ReportPageOptions one_after_another;
+  one_after_another.concurrent = false;
+  one_after_another.timeline.concurrent = false;
+
+  const LinkStageRuns before = LinkStageRunCounts();
+  const std::vector<LinkedTrace> first = LinkTraces(traces);
+  const std::string concurrent_page = RenderReport(Pointers(first), nullptr, side_by_side);
+  const LinkStageRuns runs = Since(before);
+  EXPECT_EQ(runs.links, 2u);
+  EXPECT_EQ(runs.steps, 2u);
+  EXPECT_EQ(runs.slice_work, 2u);
+
+  const std::vector<LinkedTrace> second = LinkTraces(traces);
+  const std::string sequential_page = RenderReport(Pointers(second), nullptr, one_after_another);
+  EXPECT_GT(sequential_page.size(), 100'000u);
+  EXPECT_TRUE(concurrent_page == sequential_page) << "the pages differ";
+}
+
 TEST(LinkStage, KernelsNeedNoLinking) {
   const Trace trace = Load(TM_SOURCE_DIR "/examples/nccl_2rank_rank0_a100.json.gz");
   const LinkStageRuns before = LinkStageRunCounts();

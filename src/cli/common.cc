@@ -82,7 +82,10 @@ void AddCommonOptions(CLI::App* command, CommonOptions* options,
 void AddInputOptions(CLI::App* command, CommonOptions* options, std::vector<CLI::Option*>* added) {
   std::vector<CLI::Option*> declared;
   declared.push_back(
-      command->add_option("--threads", options->threads, "parser threads (0 = one per core)")
+      command
+          ->add_option(
+              "--threads", options->threads,
+              "parser threads (0 = one per core; 1 also runs the analyses one after another)")
           ->check(CLI::Range(0, 256))
           ->capture_default_str());
   declared.push_back(command->add_flag("-q,--quiet", options->quiet, "no progress bar"));

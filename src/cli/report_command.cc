@@ -78,6 +78,8 @@ CommandRunner AddReportCommand(CLI::App* app) {
     ReportPageOptions page_options;
     page_options.timeline.min_gap_ns = std::llround(options->gap_us * 1000.0);
     page_options.max_raw_boxes = options->max_boxes;
+    page_options.concurrent = options->common.threads != 1;
+    page_options.timeline.concurrent = page_options.concurrent;
     if (!traces.empty()) page_options.title += ": " + traces.front().path;
     if (traces.size() > 1) page_options.title += fmt::format(" (+{} more)", traces.size() - 1);
     const std::string page = RenderReport(Pointers(linked), diff ? &*diff : nullptr, page_options);

@@ -47,6 +47,7 @@ CommandRunner AddTimelineCommand(CLI::App* app) {
     TimelineOptions analysis;
     analysis.min_gap_ns = std::llround(options->gap_us * 1000.0);
     analysis.straggler_threshold_percent = options->straggler_threshold_percent;
+    analysis.concurrent = options->common.threads != 1;
     const TimelineResult result = AnalyzeTimeline(Pointers(linked), analysis);
     TimelineRenderOptions render;
     render.format = FormatOf(options->common);

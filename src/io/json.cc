@@ -1,6 +1,8 @@
 #include "io/json.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <future>
 #include <string>
 #include <string_view>
 
@@ -9,6 +11,7 @@ namespace {
 
 constexpr size_t kIndentStep = 2;
 constexpr size_t kFlushBytes = 1 << 20;
+constexpr size_t kBatch = 8192;  // elements of a concurrent StreamedArray per thread and batch
 
 // Writes a Json value as nlohmann's dump(2, ' ', false, replace) does, byte for byte, but
 // straight into a buffer flushed to the stream, with a fast path for the strings traces are made
@@ -17,7 +20,8 @@ constexpr size_t kFlushBytes = 1 << 20;
 // non-ASCII bytes) is formatted by nlohmann itself, so the output cannot drift from it.
 class Writer {
  public:
-  Writer(std::ostream& out, const std::vector<StreamedArray>& arrays)
+  // `out` null: everything stays in buffer() (a part of an array written on another thread).
+  Writer(std::ostream* out, const std::vector<StreamedArray>& arrays)
       : out_(out), arrays_(arrays) {}
   ~Writer() { Flush(); }
 
@@ -59,7 +63,8 @@ class Writer {
   }
 
   void Flush() {
-    out_ << buffer_;
+    if (out_ == nullptr) return;
+    *out_ << buffer_;
     buffer_.clear();
   }
 
@@ -108,7 +113,37 @@ class Writer {
   }
 
   void Streamed(const StreamedArray& streamed, size_t indent) {
-    Elements(streamed.size, streamed.element, indent);
+    if (!streamed.concurrent || streamed.size < 2 * kBatch) {
+      Elements(streamed.size, streamed.element, indent);
+      return;
+    }
+    // Batches of 2 x kBatch elements: the first half written on a thread of its own, the second
+    // here, then both appended in order; memory stays at one batch's text.
+    buffer_ += "[\n";
+    for (size_t from = 0; from < streamed.size; from += 2 * kBatch) {
+      const size_t middle = std::min(from + kBatch, streamed.size);
+      const size_t to = std::min(from + 2 * kBatch, streamed.size);
+      std::future<std::string> first = std::async(
+          std::launch::async, [&, from, middle] { return Part(streamed, from, middle, indent); });
+      const std::string second = Part(streamed, middle, to, indent);
+      buffer_ += first.get();
+      buffer_ += second;
+      Flush();
+    }
+    buffer_ += '\n';
+    buffer_.append(indent, ' ');
+    buffer_ += ']';
+  }
+
+  // Elements [from, to) of `streamed` as they stand between its brackets.
+  std::string Part(const StreamedArray& streamed, size_t from, size_t to, size_t indent) const {
+    Writer part(nullptr, arrays_);
+    for (size_t i = from; i < to; ++i) {
+      if (i > 0) part.buffer_ += ",\n";
+      part.buffer_.append(indent + kIndentStep, ' ');
+      part.Value(streamed.element(i), indent + kIndentStep);
+    }
+    return std::move(part.buffer_);
   }
 
   // An array of `count` elements, element i being element_at(i).
@@ -137,7 +172,7 @@ class Writer {
     return &arrays_[binary.subtype()];
   }
 
-  std::ostream& out_;
+  std::ostream* out_;
   const std::vector<StreamedArray>& arrays_;
   std::string buffer_;
 };
@@ -153,7 +188,7 @@ void WriteJson(std::ostream& out, const Json& document) {
 }
 
 void WriteJson(std::ostream& out, const Json& document, const std::vector<StreamedArray>& arrays) {
-  Writer writer(out, arrays);
+  Writer writer(&out, arrays);
   writer.Value(document, 0);
   writer.buffer() += '\n';
 }

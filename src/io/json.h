@@ -23,6 +23,9 @@ void WriteJson(std::ostream& out, const Json& document);
 struct StreamedArray {
   size_t size = 0;
   std::function<Json(size_t)> element;
+  // element() may be called from two threads at once: a long array is then written in batches,
+  // half of each on a thread of its own (the bytes are the same).
+  bool concurrent = false;
 };
 
 // The value that stands for arrays[index] in a document given to the WriteJson below: a binary

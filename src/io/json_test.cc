@@ -119,5 +119,15 @@ TEST(WriteJson, StreamedArraysWriteWhatTheWholeArraysWould) {
   }
 }
 
+// A concurrent array long enough to be written in batches on two threads, ending mid-batch.
+TEST(WriteJson, ConcurrentStreamedArraysWriteTheSameBytes) {
+  const size_t rows = 3 * 8192 + 17;
+  Json whole_rows = Json::array();
+  for (size_t i = 0; i < rows; ++i) whole_rows.push_back(Element(i));
+  const Json whole = {{"rows", whole_rows}, {"after", 1}};
+  const Json streamed = {{"rows", StreamedArrayPlaceholder(0)}, {"after", 1}};
+  EXPECT_EQ(Written(streamed, {{rows, Element, /*concurrent=*/true}}), NlohmannDump(whole));
+}
+
 }  // namespace
 }  // namespace tensormorph

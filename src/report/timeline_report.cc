@@ -163,7 +163,8 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
   for (const DeviceTimeline& d : result.devices) {
     Json device = DeviceTimelineJson(d, false);
     device["gaps"]["rows"] = StreamedArrayPlaceholder(gap_rows.size());
-    gap_rows.push_back({d.gaps.size(), [&d](size_t i) { return GapJson(d.gaps[i]); }});
+    gap_rows.push_back(
+        {d.gaps.size(), [&d](size_t i) { return GapJson(d.gaps[i]); }, analysis.concurrent});
     devices.push_back(std::move(device));
   }
   Json ranks = nullptr;

@@ -1,6 +1,7 @@
 #include "tensormorph/analysis/timeline/timeline.h"
 
 #include <algorithm>
+#include <future>
 #include <map>
 
 #include "analysis/timeline/device_work.h"
@@ -83,9 +84,13 @@ void FillClasses(const std::vector<WorkItem>& work, DeviceTimeline* d) {
 void AnalyzeInput(int index, const LinkedTrace& input, const TimelineOptions& options,
                   TimelineResult* result) {
   const Trace& trace = input.trace();
-  const TraceLinks& links = input.links();
+  const std::launch policy = options.concurrent ? std::launch::async : std::launch::deferred;
+  // The launch links (for the gaps' causes and launch latency) are made while the passes that
+  // need only the trace run.
+  std::future<const TraceLinks*> linking = std::async(policy, [&input] { return &input.links(); });
   const HostWaits waits(trace);
   const std::vector<std::vector<WorkItem>> by_device = CollectDeviceWork(trace);
+  const TraceLinks& links = *linking.get();
   for (uint32_t slot = 0; slot < by_device.size(); ++slot) {
     const std::vector<WorkItem>& work = by_device[slot];
     if (work.empty()) continue;
@@ -95,10 +100,14 @@ void AnalyzeInput(int index, const LinkedTrace& input, const TimelineOptions& op
     d.label = DeviceLabel(trace, d.device, /*with_rank=*/true);
     d.rank = trace.rank;
     const std::vector<Interval> merged = MergeIntervals(IntervalsOf(work));
+    // The gaps and launch latency write other members of `d` than the busy time and classes do.
+    std::future<void> gaps = std::async(policy, [&] {
+      FindDeviceGaps(trace, links, waits, work, merged, options.min_gap_ns, &d);
+      d.launch = MeasureLaunchLatency(trace, links, work);
+    });
     FillBusyAndKinds(work, merged, &d);
     FillClasses(work, &d);
-    FindDeviceGaps(trace, links, waits, work, merged, options.min_gap_ns, &d);
-    d.launch = MeasureLaunchLatency(trace, links, work);
+    gaps.get();
     if (!input.steps().empty()) {
       d.steps =
           StepsOnDevice(input.steps(), input.step_of_kernels(), input.step_of_transfers(), work);

@@ -1,5 +1,7 @@
 #include "report/html/report.h"
 
+#include <future>
+
 #include "report/html/html_page.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
@@ -14,14 +16,24 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
   ReportData data;
   data.inputs = inputs;
   data.timeline_options = options.timeline;
-  const TimelineResult timeline = AnalyzeTimeline(inputs, data.timeline_options);
-  const KernelSummary kernels = SummarizeKernels(inputs, KernelQuery{});
-  const OpSummary ops = SummarizeOps(inputs, OpQuery{});
-  const KernelOccupancySummary occupancy = SummarizeKernelOccupancy(inputs, KernelOccupancyQuery{});
+  const std::launch policy = options.concurrent ? std::launch::async : std::launch::deferred;
   const std::vector<DeviceSpec> devices = BuiltInDevices();
-  RooflineQuery roofline_query;
-  roofline_query.devices = &devices;
-  const RooflineResult roofline = AnalyzeRoofline(inputs, roofline_query);
+  std::future<TimelineResult> timeline_task =
+      std::async(policy, [&] { return AnalyzeTimeline(inputs, data.timeline_options); });
+  std::future<OpSummary> ops_task =
+      std::async(policy, [&] { return SummarizeOps(inputs, OpQuery{}); });
+  std::future<RooflineResult> roofline_task = std::async(policy, [&] {
+    RooflineQuery roofline_query;
+    roofline_query.devices = &devices;
+    return AnalyzeRoofline(inputs, roofline_query);
+  });
+  std::future<KernelOccupancySummary> occupancy_task =
+      std::async(policy, [&] { return SummarizeKernelOccupancy(inputs, KernelOccupancyQuery{}); });
+  const KernelSummary kernels = SummarizeKernels(inputs, KernelQuery{});
+  const TimelineResult timeline = timeline_task.get();
+  const OpSummary ops = ops_task.get();
+  const KernelOccupancySummary occupancy = occupancy_task.get();
+  const RooflineResult roofline = roofline_task.get();
   data.timeline = &timeline;
   data.kernels = &kernels;
   data.ops = &ops;

@@ -1,7 +1,9 @@
 // The whole HTML report from linked traces: runs every analysis the page shows (timeline,
 // kernels, ops, occupancy, roofline) once over the same LinkedTraces, so each input is linked
 // once however many sections read its links, and renders the page (report_model.h,
-// html_page.h). What `tensormorph report` writes.
+// html_page.h). What `tensormorph report` writes. The analyses share nothing but the
+// LinkedTraces, whose parts are each computed once by whichever analysis needs them first
+// (linked_trace.h), so they can run side by side; the page is the same either way.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +20,8 @@ struct ReportPageOptions {
   TimelineOptions timeline;
   size_t max_raw_boxes = 100'000;  // LaneOptions::max_raw_boxes
   std::string title = "tensormorph report";
+  // Run the analyses side by side, one thread each (false: one after another, for --threads 1).
+  bool concurrent = true;
 };
 
 // `diff` (the comparison against --baseline) may be null.

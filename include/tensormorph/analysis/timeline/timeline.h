@@ -19,6 +19,9 @@ namespace tensormorph {
 struct TimelineOptions {
   int64_t min_gap_ns = 100'000;  // report idle gaps strictly longer than this
   double straggler_threshold_percent = 10;
+  // Run independent passes side by side (linking beside the passes over the trace alone, a
+  // device's gaps beside its busy time); the result is the same either way.
+  bool concurrent = true;
 };
 
 enum class GapCause : uint8_t {
