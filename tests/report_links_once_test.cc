@@ -11,6 +11,7 @@
 #include "tensormorph/analysis/diff/diff.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/analysis/linking/work_links.h"
 #include "tensormorph/analysis/profile/build.h"
 #include "tensormorph/import/importer.h"
 
@@ -70,7 +71,7 @@ TEST(LinkStage, AnalysesSideBySideLinkOnceAndMakeTheSamePage) {
   one_after_another.timeline.concurrent = false;
 
   const LinkStageRuns before = LinkStageRunCounts();
-  const std::vector<LinkedTrace> first = LinkTraces(traces);
+  const std::vector<LinkedTrace> first = LinkTraces(traces, {.concurrent = true});
   const std::string concurrent_page = RenderReport(Pointers(first), nullptr, side_by_side);
   const LinkStageRuns runs = Since(before);
   EXPECT_EQ(runs.links, 2u);
@@ -81,6 +82,56 @@ TEST(LinkStage, AnalysesSideBySideLinkOnceAndMakeTheSamePage) {
   const std::string sequential_page = RenderReport(Pointers(second), nullptr, one_after_another);
   EXPECT_GT(sequential_page.size(), 100'000u);
   EXPECT_TRUE(concurrent_page == sequential_page) << "the pages differ";
+}
+
+// LinkOptions::concurrent builds the indexes and links the kernels' two halves on two threads;
+// the links are those of one thread, row by row, on traces from several importers (graph
+// replays, External-id fallbacks, Nsight's correlations, ROCm).
+TEST(LinkStage, ConcurrentLinksAreTheSequentialOnes) {
+  for (const char* path :
+       {TM_SHARED_DATA "/kineto/param_dlrm_8rank/worker0_step_12.1694128201545.pt.trace.json.gz",
+        TM_SHARED_DATA "/kineto/tracelens/rocm_sglang_qwen3-8b_decode_hipgraph.json.gz",
+        TM_SHARED_DATA "/kineto/hta/alexnet_a100_cuda_sync_trace.json.gz",
+        TM_SHARED_DATA "/kineto/hta_cudagraph/a100_ws16_cudagraph_triton_rank0.json.gz",
+        TM_SHARED_DATA "/nvidia/nsys_sqlite/nsysai_h100_2gpu_1s_2026.2.sqlite",
+        TM_SHARED_DATA "/kineto/tracelens_pairs/mi300_qwen1.5-0.5b_inference.json.gz"}) {
+    const Trace trace = Load(path);
+    ASSERT_FALSE(trace.kernels.empty()) << path;
+    const TraceLinks one = LinkTrace(trace, false);
+    const TraceLinks two = LinkTrace(trace, true);
+    auto same = [](const std::vector<WorkLink>& a, const std::vector<WorkLink>& b) {
+      if (a.size() != b.size()) return false;
+      for (size_t i = 0; i < a.size(); ++i) {
+        if (a[i].launch != b[i].launch || a[i].op != b[i].op || a[i].origin != b[i].origin ||
+            a[i].graph != b[i].graph || a[i].by_external_id != b[i].by_external_id) {
+          return false;
+        }
+      }
+      return true;
+    };
+    EXPECT_TRUE(same(one.kernels, two.kernels)) << path;
+    EXPECT_TRUE(same(one.transfers, two.transfers)) << path;
+    EXPECT_EQ(one.slice_parent, two.slice_parent) << path;
+    EXPECT_EQ(one.duplicate_correlations, two.duplicate_correlations) << path;
+    size_t launched = 0;
+    for (const WorkLink& l : one.kernels) launched += l.launch != kNoRow;
+    EXPECT_GT(launched, 0u) << path;  // the comparison is over real links
+  }
+}
+
+// Prepare computes the parts an analysis needs side by side, each once.
+TEST(LinkStage, PrepareComputesEachPartOnce) {
+  const Trace trace = Load(TM_SHARED_DATA "/kineto/hta/nccl_2rank_rank0_a100.json.gz");
+  const LinkStageRuns before = LinkStageRunCounts();
+  const LinkedTrace linked(trace, {.concurrent = true});
+  linked.Prepare({LinkedPart::kSteps, LinkedPart::kSliceWork});
+  linked.Prepare({LinkedPart::kLinks, LinkedPart::kSliceWork, LinkedPart::kSteps});
+  const LinkStageRuns runs = Since(before);
+  EXPECT_EQ(runs.links, 1u);
+  EXPECT_EQ(runs.steps, 1u);
+  EXPECT_EQ(runs.slice_work, 1u);
+  EXPECT_EQ(linked.slice_work().size(), trace.slices.size());
+  EXPECT_FALSE(linked.steps().empty());
 }
 
 TEST(LinkStage, KernelsNeedNoLinking) {

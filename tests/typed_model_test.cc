@@ -331,7 +331,7 @@ TEST(TypedModel, NativeRoundTripKeepsTheTypedFacts) {
   const Exporter* exporter = FindExporter("native-ndjson");
   ASSERT_NE(exporter, nullptr);
   TempDir dir;
-  for (const std::string path :
+  for (const std::string& path :
        {kData + "/kineto/tracelens_pairs/mi300_qwen1.5-0.5b_inference.json.gz",
         kData + "/kineto/hta/nccl_2rank_rank0_a100.json.gz",
         kData + "/other/rocprof_compute/vcopy_MI200",

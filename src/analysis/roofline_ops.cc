@@ -86,6 +86,7 @@ std::vector<Metric> PeakMetricsFor(Precision precision) {
 void AddOpShapeRows(const LinkedTrace& linked, const std::vector<DeviceSpec>& devices,
                     std::vector<RooflineRow>* rows, std::map<std::string, uint64_t>* skipped) {
   const Trace& trace = linked.trace();
+  linked.Prepare({LinkedPart::kLinks, LinkedPart::kSliceWork});
   const TraceLinks& links = linked.links();
   const OpStacks stacks(trace, links, false);
   const SliceDeviceTime device_time = ComputeSliceDeviceTime(trace, links, stacks, std::nullopt);

@@ -39,7 +39,8 @@ CommandRunner AddBaselineCommand(CLI::App* app) {
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
-    const Baseline baseline = BuildBaseline(Pointers(LinkTraces(traces)), kTensormorphVersion);
+    const Baseline baseline = BuildBaseline(
+        Pointers(LinkTraces(traces, LinkOptionsOf(options->common))), kTensormorphVersion);
     // Written only once every input has been read: a failed run leaves an old baseline intact.
     if (Status s = WriteBaselineFile(options->output, baseline); !s.ok()) {
       // A bad -o value, like any other bad option value.

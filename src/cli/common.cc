@@ -197,4 +197,8 @@ OutputFormat FormatOf(const CommonOptions& options) {
   return ParseOutputFormat(options.format).value_or(OutputFormat::kTable);
 }
 
+LinkOptions LinkOptionsOf(const CommonOptions& options) {
+  return {.concurrent = options.threads != 1};
+}
+
 }  // namespace tensormorph

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "report/output_format.h"
+#include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/io/block_reader.h"
 #include "tensormorph/model/status.h"
 #include "tensormorph/model/trace.h"
@@ -76,5 +77,7 @@ void PrintWarnings(const std::vector<Trace>& traces);
 
 std::vector<const Trace*> Pointers(const std::vector<Trace>& traces);
 OutputFormat FormatOf(const CommonOptions& options);
+// The linking stage on a second thread unless --threads 1.
+LinkOptions LinkOptionsOf(const CommonOptions& options);
 
 }  // namespace tensormorph

@@ -44,7 +44,8 @@ CommandRunner AddKernelsCommand(CLI::App* app) {
     PrintWarnings(traces);
     const KernelQuery& query = options->query;
     const std::vector<const Trace*> inputs = Pointers(traces);
-    KernelSummary summary = SummarizeKernels(Pointers(LinkTraces(traces)), query);
+    KernelSummary summary =
+        SummarizeKernels(Pointers(LinkTraces(traces, LinkOptionsOf(options->common))), query);
     if (summary.total_overflows) {
       PrintWarning(
           "summed kernel time exceeds the int64 nanosecond range (292 years): the trace's "

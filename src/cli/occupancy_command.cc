@@ -223,7 +223,7 @@ int RunTraceForm(const OccupancyOptions& o) {
   PrintWarnings(traces);
   const std::vector<const Trace*> inputs = Pointers(traces);
   const KernelOccupancySummary summary =
-      SummarizeKernelOccupancy(Pointers(LinkTraces(traces)), query);
+      SummarizeKernelOccupancy(Pointers(LinkTraces(traces, LinkOptionsOf(common))), query);
   RenderKernelOccupancy(std::cout, inputs, summary, FormatOf(common));
   return kExitOk;
 }

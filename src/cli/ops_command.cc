@@ -38,7 +38,7 @@ CommandRunner AddOpsCommand(CLI::App* app) {
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
     const OpQuery& query = options->query;
-    const std::vector<LinkedTrace> linked = LinkTraces(traces);
+    const std::vector<LinkedTrace> linked = LinkTraces(traces, LinkOptionsOf(options->common));
     RenderOps(std::cout, Pointers(traces), query, SummarizeOps(Pointers(linked), query),
               FormatOf(options->common));
     return kExitOk;

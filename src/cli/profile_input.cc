@@ -30,7 +30,7 @@ int LoadProfile(const CommonOptions& load, const std::string& path, Baseline* pr
     return rc;
   }
   PrintWarnings(traces);
-  *profile = BuildBaseline(Pointers(LinkTraces(traces)), kTensormorphVersion);
+  *profile = BuildBaseline(Pointers(LinkTraces(traces, LinkOptionsOf(load))), kTensormorphVersion);
   *is_baseline = false;
   return kExitOk;
 }

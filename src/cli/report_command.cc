@@ -61,7 +61,7 @@ CommandRunner AddReportCommand(CLI::App* app) {
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
     // Linked once here; the baseline builder and every section read the same links.
-    const std::vector<LinkedTrace> linked = LinkTraces(traces);
+    const std::vector<LinkedTrace> linked = LinkTraces(traces, LinkOptionsOf(options->common));
     std::optional<ReportDiff> diff;
     if (!options->baseline.empty()) {
       Baseline base;

@@ -55,7 +55,8 @@ CommandRunner AddRooflineCommand(CLI::App* app) {
     RooflineQuery query = options->query;
     query.devices = &devices;
     const std::vector<const Trace*> inputs = Pointers(traces);
-    const RooflineResult result = AnalyzeRoofline(Pointers(LinkTraces(traces)), query);
+    const RooflineResult result =
+        AnalyzeRoofline(Pointers(LinkTraces(traces, LinkOptionsOf(options->common))), query);
     if (svg) return WriteOutputFile(options->output, RenderRooflineSvg(result));
     if (options->output.empty()) {
       RenderRoofline(std::cout, inputs, result, FormatOf(options->common));

@@ -43,7 +43,7 @@ CommandRunner AddTimelineCommand(CLI::App* app) {
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
-    const std::vector<LinkedTrace> linked = LinkTraces(traces);
+    const std::vector<LinkedTrace> linked = LinkTraces(traces, LinkOptionsOf(options->common));
     TimelineOptions analysis;
     analysis.min_gap_ns = std::llround(options->gap_us * 1000.0);
     analysis.straggler_threshold_percent = options->straggler_threshold_percent;

@@ -1,7 +1,9 @@
 #include "io/json.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <future>
 #include <string>
 #include <string_view>
@@ -44,10 +46,10 @@ class Writer {
         }
         break;
       case Json::value_t::number_integer:
-        buffer_ += std::to_string(value.get<int64_t>());
+        Integer(value.get<int64_t>());
         break;
       case Json::value_t::number_unsigned:
-        buffer_ += std::to_string(value.get<uint64_t>());
+        Integer(value.get<uint64_t>());
         break;
       case Json::value_t::boolean:
         buffer_ += value.get<bool>() ? "true" : "false";
@@ -75,16 +77,48 @@ class Writer {
     return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
 
+  // Without the heap allocation of std::to_string for a number past its small-string buffer (a
+  // timestamp in ns has 19 digits).
+  template <typename Int>
+  void Integer(Int v) {
+    char digits[24];
+    const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
+    buffer_.append(digits, end);
+  }
+
   void String(const std::string& text) {
-    for (const char c : text) {
-      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
-        buffer_ += Dump(Json(text));  // escapes, UTF-8 checks and U+FFFD: nlohmann's own
-        return;
-      }
+    if (!IsPlainAscii(text)) {
+      buffer_ += Dump(Json(text));  // escapes, UTF-8 checks and U+FFFD: nlohmann's own
+      return;
     }
     buffer_ += '"';
     buffer_ += text;
     buffer_ += '"';
+  }
+
+  // True when no byte of `text` needs an escape or a UTF-8 check: printable ASCII other than
+  // '"' and '\\'. Eight bytes at a time (kernel names run to hundreds of bytes): a byte b is
+  // flagged when b < 0x20, b >= 0x7f, or b equals one of the two quotes, with the carry-free
+  // byte tests of "Bit Twiddling Hacks" (has-less-than and has-zero-byte on b ^ c).
+  static bool IsPlainAscii(std::string_view text) {
+    constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+    auto has_zero = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+    size_t i = 0;
+    for (; i + 8 <= text.size(); i += 8) {
+      uint64_t w;
+      std::memcpy(&w, text.data() + i, 8);
+      const uint64_t below_space = (w - kOnes * 0x20) & ~w & kHigh;
+      const uint64_t del_or_high = ((w & ~kHigh) + kOnes * 0x01) & kHigh;  // b & 0x7f == 0x7f
+      if ((w & kHigh) | below_space | del_or_high | has_zero(w ^ (kOnes * '"')) |
+          has_zero(w ^ (kOnes * '\\'))) {
+        break;  // a byte of this word may need care: the byte loop below decides
+      }
+    }
+    for (; i < text.size(); ++i) {
+      const char c = text[i];
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
+    }
+    return true;
   }
 
   void Object(const Json& object, size_t indent) {

@@ -89,6 +89,25 @@ TEST(WriteJson, WritesNlohmannsBytes) {
   }
 }
 
+// Every byte value at every position of a name long enough for the eight-bytes-at-a-time scan:
+// the bytes that need an escape or a UTF-8 check must be found in any lane of any word, as keys
+// and as values, and integers of every length must be spelled as nlohmann spells them.
+TEST(WriteJson, EveryByteAtEveryPositionOfALongName) {
+  for (int byte = 0; byte < 256; ++byte) {
+    for (size_t position = 0; position < 27; ++position) {
+      std::string name(27, 'k');
+      name[position] = static_cast<char>(byte);
+      const Json document = {{name, name}, {"n", {name, name.substr(0, position)}}};
+      ASSERT_EQ(Written(document), NlohmannDump(document)) << "byte " << byte << " at " << position;
+    }
+  }
+  for (int64_t v : {int64_t{0}, int64_t{-1}, int64_t{7}, int64_t{1716423322422883925},
+                    std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}) {
+    const Json document = {{"v", v}, {"u", static_cast<uint64_t>(v)}};
+    ASSERT_EQ(Written(document), NlohmannDump(document)) << v;
+  }
+}
+
 Json Element(size_t i) {
   std::mt19937 random(static_cast<uint32_t>(i));
   return RandomValue(random, 1);

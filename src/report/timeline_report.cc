@@ -198,7 +198,7 @@ void RenderCsv(std::ostream& out, const TimelineResult& result, bool gaps_only) 
       for (const Gap& g : d.gaps) {
         WriteCsvRow(out, {std::to_string(d.input), d.label, std::to_string(g.start_ns),
                           std::to_string(g.start_ns + g.length_ns), std::to_string(g.length_ns),
-                          GapCauseName(g.cause), g.before, g.after});
+                          GapCauseName(g.cause), std::string(g.before), std::string(g.after)});
       }
     }
     return;
@@ -229,7 +229,7 @@ void PrintGapTable(std::ostream& out, const DeviceTimeline& d, size_t limit) {
   for (const Gap* g : shown) {
     table.AddRow({fmt::format("+{}", FormatDuration(static_cast<double>(g->start_ns - d.start_ns))),
                   FormatDuration(static_cast<double>(g->length_ns)), GapCauseName(g->cause),
-                  g->before, g->after});
+                  std::string(g->before), std::string(g->after)});
   }
   std::ostringstream text;
   table.Print(text);
@@ -354,9 +354,16 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces,
 }  // namespace
 
 Json GapJson(const Gap& g) {
-  return {{"start_ns", g.start_ns},   {"end_ns", g.start_ns + g.length_ns},
-          {"length_ns", g.length_ns}, {"before", g.before},
-          {"after", g.after},         {"cause", GapCauseName(g.cause)}};
+  // Field by field rather than from an initializer list, which nlohmann copies through temporary
+  // arrays: a timeline writes hundreds of thousands of these.
+  Json row = Json::object();
+  row["start_ns"] = g.start_ns;
+  row["end_ns"] = g.start_ns + g.length_ns;
+  row["length_ns"] = g.length_ns;
+  row["before"] = g.before;
+  row["after"] = g.after;
+  row["cause"] = GapCauseName(g.cause);
+  return row;
 }
 
 Json DeviceTimelineJson(const DeviceTimeline& device, bool gap_rows) {

@@ -1,5 +1,6 @@
 #include "tensormorph/analysis/linking/linked_trace.h"
 
+#include <future>
 #include <mutex>
 
 #include "analysis/flops/slice_work.h"
@@ -15,13 +16,15 @@ struct LinkedTrace::Parts {
   std::vector<std::optional<OpWork>> slice_work;
 };
 
-LinkedTrace::LinkedTrace(const Trace& trace) : trace_(&trace), parts_(std::make_unique<Parts>()) {}
+LinkedTrace::LinkedTrace(const Trace& trace, LinkOptions options)
+    : trace_(&trace), options_(options), parts_(std::make_unique<Parts>()) {}
 LinkedTrace::LinkedTrace(LinkedTrace&&) noexcept = default;
 LinkedTrace& LinkedTrace::operator=(LinkedTrace&&) noexcept = default;
 LinkedTrace::~LinkedTrace() = default;
 
 const TraceLinks& LinkedTrace::links() const {
-  std::call_once(parts_->links_once, [this] { parts_->links = LinkTrace(*trace_); });
+  std::call_once(parts_->links_once,
+                 [this] { parts_->links = LinkTrace(*trace_, options_.concurrent); });
   return parts_->links;
 }
 
@@ -50,10 +53,33 @@ const std::vector<std::optional<OpWork>>& LinkedTrace::slice_work() const {
   return parts_->slice_work;
 }
 
-std::vector<LinkedTrace> LinkTraces(const std::vector<Trace>& traces) {
+void LinkedTrace::Prepare(std::initializer_list<LinkedPart> parts) const {
+  auto compute = [this](LinkedPart part) {
+    switch (part) {
+      case LinkedPart::kLinks:
+        links();
+        break;
+      case LinkedPart::kSteps:
+        steps();
+        break;
+      case LinkedPart::kSliceWork:
+        slice_work();
+        break;
+    }
+  };
+  const std::launch policy = concurrent() ? std::launch::async : std::launch::deferred;
+  std::vector<std::future<void>> others;
+  for (auto it = parts.begin(); it != parts.end(); ++it) {
+    if (it != parts.begin()) others.push_back(std::async(policy, compute, *it));
+  }
+  if (parts.size() > 0) compute(*parts.begin());
+  for (std::future<void>& other : others) other.get();
+}
+
+std::vector<LinkedTrace> LinkTraces(const std::vector<Trace>& traces, LinkOptions options) {
   std::vector<LinkedTrace> out;
   out.reserve(traces.size());
-  for (const Trace& t : traces) out.emplace_back(t);
+  for (const Trace& t : traces) out.emplace_back(t, options);
   return out;
 }
 

@@ -1,62 +1,44 @@
 #include "tensormorph/analysis/linking/work_links.h"
 
 #include <algorithm>
+#include <future>
 #include <utility>
 
+#include "analysis/linking/id_index.h"
 #include "analysis/linking/link_stage_counters.h"
 
 namespace tensormorph {
 namespace {
 
-// (id, row) pairs sorted by id, for joins by correlation or External id. A sorted vector instead
-// of a hash map: half the memory, and the lookups come in roughly increasing order anyway.
-using IdIndex = std::vector<std::pair<uint64_t, uint32_t>>;
-
-uint32_t Find(const IdIndex& index, uint64_t id) {
-  auto it = std::lower_bound(index.begin(), index.end(), std::make_pair(id, uint32_t{0}));
-  return it != index.end() && it->first == id ? it->second : kNoRow;
-}
+static_assert(IdIndex::kNone == kNoRow);
 
 // Launch calls by correlation id. Kineto and CUPTI give every launch its own id; when two calls
-// share one (a runtime call and the driver call beneath it), the runtime call wins and the rest
-// are counted.
-IdIndex IndexLaunches(const Trace& trace, uint64_t* duplicates) {
-  IdIndex index;
+// share one (a runtime call and the driver call beneath it), the runtime call wins, then the first
+// row, and the rest are counted.
+IdIndex IndexLaunches(const Trace& trace) {
+  std::vector<std::pair<uint64_t, uint32_t>> pairs;
   for (uint32_t i = 0; i < trace.api_calls.size(); ++i) {
     const ApiCall& call = trace.api_calls[i];
     if (call.link.correlation != 0 && call.kind != ApiKind::kSync) {
-      index.emplace_back(call.link.correlation, i);
+      pairs.emplace_back(call.link.correlation, i);
     }
   }
-  std::sort(index.begin(), index.end(), [&](const auto& a, const auto& b) {
-    if (a.first != b.first) return a.first < b.first;
-    const bool a_runtime = trace.api_calls[a.second].kind == ApiKind::kRuntime;
-    const bool b_runtime = trace.api_calls[b.second].kind == ApiKind::kRuntime;
-    if (a_runtime != b_runtime) return a_runtime;
-    return a.second < b.second;
-  });
-  auto last = std::unique(index.begin(), index.end(),
-                          [](const auto& a, const auto& b) { return a.first == b.first; });
-  *duplicates = static_cast<uint64_t>(index.end() - last);
-  index.erase(last, index.end());
-  return index;
+  return {pairs, [&](uint32_t row, uint32_t kept) {
+            return trace.api_calls[row].kind == ApiKind::kRuntime &&
+                   trace.api_calls[kept].kind != ApiKind::kRuntime;
+          }};
 }
 
 // Framework ops by External id (the first op with an id wins).
 IdIndex IndexOpsByExternalId(const Trace& trace) {
-  IdIndex index;
+  std::vector<std::pair<uint64_t, uint32_t>> pairs;
   for (uint32_t i = 0; i < trace.slices.size(); ++i) {
     const Slice& slice = trace.slices[i];
     if (slice.kind == SliceKind::kOp && slice.external_id >= 0) {
-      index.emplace_back(static_cast<uint64_t>(slice.external_id), i);
+      pairs.emplace_back(static_cast<uint64_t>(slice.external_id), i);
     }
   }
-  std::stable_sort(index.begin(), index.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  index.erase(std::unique(index.begin(), index.end(),
-                          [](const auto& a, const auto& b) { return a.first == b.first; }),
-              index.end());
-  return index;
+  return IdIndex(pairs);
 }
 
 // Slices are sorted by (track, start, longer first), so on each track a stack of open slices
@@ -81,22 +63,22 @@ std::vector<uint32_t> SliceParents(const Trace& trace) {
 uint32_t OpByExternalId(const Trace& trace, const IdIndex& ops_by_external_id, int64_t external_id,
                         int64_t time_ns, bool exact = false) {
   if (external_id < 0) return kNoRow;
-  const uint32_t op = Find(ops_by_external_id, static_cast<uint64_t>(external_id));
+  const uint32_t op = ops_by_external_id.Find(static_cast<uint64_t>(external_id));
   if (op == kNoRow) return kNoRow;
   const Slice& slice = trace.slices[op];
   return exact || (slice.start_ns <= time_ns && time_ns <= slice.end_ns()) ? op : kNoRow;
 }
 
+// Links rows [from, to) of `rows` into `out`, already sized to rows.size().
 template <typename Row>
-void LinkRows(const Trace& trace, const std::vector<Row>& rows, const IdIndex& launches,
-              const IdIndex& ops_by_external_id, const TraceLinks& links,
+void LinkRows(const Trace& trace, const std::vector<Row>& rows, size_t from, size_t to,
+              const IdIndex& launches, const IdIndex& ops_by_external_id, const TraceLinks& links,
               std::vector<WorkLink>* out) {
-  out->assign(rows.size(), WorkLink{});
   const bool exact_ids = trace.exact_external_ids;
-  for (size_t i = 0; i < rows.size(); ++i) {
+  for (size_t i = from; i < to; ++i) {
     const Row& row = rows[i];
     WorkLink& link = (*out)[i];
-    if (row.link.correlation != 0) link.launch = Find(launches, row.link.correlation);
+    if (row.link.correlation != 0) link.launch = launches.Find(row.link.correlation);
     if (link.launch == kNoRow) {
       link.op =
           OpByExternalId(trace, ops_by_external_id, row.link.external_id, row.start_ns, exact_ids);
@@ -169,14 +151,29 @@ uint32_t EnclosingSlice(const Trace& trace, const TraceLinks& links, uint32_t tr
   return kNoRow;
 }
 
-TraceLinks LinkTrace(const Trace& trace) {
+TraceLinks LinkTrace(const Trace& trace, bool concurrent) {
   ++link_stage::links_computed;
+  const std::launch policy = concurrent ? std::launch::async : std::launch::deferred;
   TraceLinks links;
+  std::future<IdIndex> launches_task =
+      std::async(policy, [&trace] { return IndexLaunches(trace); });
   links.slice_parent = SliceParents(trace);
-  const IdIndex launches = IndexLaunches(trace, &links.duplicate_correlations);
   const IdIndex ops_by_external_id = IndexOpsByExternalId(trace);
-  LinkRows(trace, trace.kernels, launches, ops_by_external_id, links, &links.kernels);
-  LinkRows(trace, trace.transfers, launches, ops_by_external_id, links, &links.transfers);
+  const IdIndex launches = launches_task.get();
+  links.duplicate_correlations = launches.duplicates();
+  // Each row's link depends only on the indexes and the slice parents, so the kernels split in
+  // two halves; the transfers (few) go with the second.
+  links.kernels.assign(trace.kernels.size(), WorkLink{});
+  links.transfers.assign(trace.transfers.size(), WorkLink{});
+  const size_t half = trace.kernels.size() / 2;
+  std::future<void> first_half = std::async(policy, [&] {
+    LinkRows(trace, trace.kernels, 0, half, launches, ops_by_external_id, links, &links.kernels);
+  });
+  LinkRows(trace, trace.kernels, half, trace.kernels.size(), launches, ops_by_external_id, links,
+           &links.kernels);
+  LinkRows(trace, trace.transfers, 0, trace.transfers.size(), launches, ops_by_external_id, links,
+           &links.transfers);
+  first_half.get();
   return links;
 }
 

@@ -137,6 +137,7 @@ void OpAggregator::AddKernel(const Kernel& kernel, const std::string& kernel_nam
 
 void OpAggregator::Add(const LinkedTrace& linked, int input, bool several_inputs) {
   const Trace& trace = linked.trace();
+  linked.Prepare({LinkedPart::kLinks, LinkedPart::kSliceWork});
   const TraceLinks& links = linked.links();
   const OpStacks stacks(trace, links, query_.by_stack);
   row_of_key_.clear();

@@ -138,6 +138,9 @@ Baseline BuildBaseline(const std::vector<const LinkedTrace*>& traces,
     baseline.timestamp_resolution_ns =
         std::max(baseline.timestamp_resolution_ns, t->timestamp_resolution_ns);
   }
+  // Steps (and the links beneath them) first; the op rows' FLOP estimate beside them.
+  for (const LinkedTrace* linked : traces)
+    linked->Prepare({LinkedPart::kSteps, LinkedPart::kSliceWork});
   const std::vector<InputSteps> steps = FindAllSteps(traces, &baseline.step_numbers);
   AddKernelRows(traces, steps, &baseline);
   AddOpRows(traces, steps, &baseline);

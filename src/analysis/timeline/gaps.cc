@@ -113,14 +113,14 @@ void FindDeviceGaps(const Trace& trace, const TraceLinks& links, const HostWaits
     // The gap begins at a merged interval's end, so some work ends exactly there.
     auto before = std::lower_bound(by_end.begin(), by_end.end(), g.start_ns,
                                    [&](uint32_t i, int64_t t) { return work[i].end_ns < t; });
-    if (before != by_end.end()) gap.before = std::string(WorkName(trace, work[*before]));
+    if (before != by_end.end()) gap.before = WorkName(trace, work[*before]);
     // Of the work starting when the gap ends, the first in order names it; the first with a
     // launch call (if any) gives the cause.
     auto after = std::lower_bound(work.begin(), work.end(), g.end_ns,
                                   [](const WorkItem& w, int64_t t) { return w.start_ns < t; });
     const ApiCall* launch = nullptr;
     if (after != work.end()) {
-      gap.after = std::string(WorkName(trace, *after));
+      gap.after = WorkName(trace, *after);
       for (auto it = after; it != work.end() && it->start_ns == g.end_ns && !launch; ++it) {
         launch = LaunchOf(trace, links, *it);
       }

@@ -7,9 +7,12 @@ namespace tensormorph {
 
 std::vector<Interval> MergeIntervals(std::vector<Interval> intervals) {
   for (Interval& i : intervals) i.end_ns = std::max(i.end_ns, i.start_ns);
-  std::sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) {
-    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;
-  });
+  // Only the starts need to be in order: among equal starts the merge keeps the largest end
+  // whatever their order. Device work usually comes sorted already, so a check saves the sort.
+  auto by_start = [](const Interval& a, const Interval& b) { return a.start_ns < b.start_ns; };
+  if (!std::is_sorted(intervals.begin(), intervals.end(), by_start)) {
+    std::sort(intervals.begin(), intervals.end(), by_start);
+  }
   std::vector<Interval> merged;
   for (const Interval& i : intervals) {
     // `<=`: touching intervals (and a zero-length one at either end) join the current one.

@@ -3,6 +3,7 @@
 #include <future>
 
 #include "report/html/html_page.h"
+#include "report/html/timeline_lanes.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
 #include "tensormorph/analysis/ops/ops.h"
@@ -27,12 +28,21 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
     roofline_query.devices = &devices;
     return AnalyzeRoofline(inputs, roofline_query);
   });
-  std::future<KernelOccupancySummary> occupancy_task =
-      std::async(policy, [&] { return SummarizeKernelOccupancy(inputs, KernelOccupancyQuery{}); });
+  std::shared_future<KernelOccupancySummary> occupancy_task =
+      std::async(policy, [&] {
+        return SummarizeKernelOccupancy(inputs, KernelOccupancyQuery{});
+      }).share();
+  // The timeline's lanes need only the occupancy (for their tooltips), so they are built beside
+  // the other analyses; each thread reads the occupancy through its own shared_future.
+  LaneOptions lane_options;
+  lane_options.max_raw_boxes = options.max_raw_boxes;
+  std::future<Json> lanes_task = std::async(policy, [&inputs, &lane_options, occupancy_task] {
+    return BuildTimelineLanes(inputs, occupancy_task.get(), lane_options);
+  });
   const KernelSummary kernels = SummarizeKernels(inputs, KernelQuery{});
   const TimelineResult timeline = timeline_task.get();
   const OpSummary ops = ops_task.get();
-  const KernelOccupancySummary occupancy = occupancy_task.get();
+  const KernelOccupancySummary& occupancy = occupancy_task.get();
   const RooflineResult roofline = roofline_task.get();
   data.timeline = &timeline;
   data.kernels = &kernels;
@@ -40,9 +50,7 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
   data.occupancy = &occupancy;
   data.roofline = &roofline;
   data.diff = diff;
-  LaneOptions lanes;
-  lanes.max_raw_boxes = options.max_raw_boxes;
-  return RenderReportHtml(BuildReportModel(data, lanes), options.title);
+  return RenderReportHtml(BuildReportModel(data, lanes_task.get()), options.title);
 }
 
 }  // namespace tensormorph

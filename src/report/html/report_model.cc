@@ -168,7 +168,7 @@ Json Gaps(const TimelineResult& result, int64_t t0, int64_t raw_until, Json* tim
 
 }  // namespace
 
-Json BuildReportModel(const ReportData& data, const LaneOptions& lane_options) {
+Json BuildReportModel(const ReportData& data, Json timeline_lanes) {
   Json doc;
   doc["schema"] = "tensormorph.report/1";
   doc["inputs"] = DescribeInputs(TracesOf(data.inputs));
@@ -192,7 +192,7 @@ Json BuildReportModel(const ReportData& data, const LaneOptions& lane_options) {
   doc["roofline"] = {{"kernel_count", data.roofline->kernel_count},
                      {"rows", std::move(roofline_rows)},
                      {"skipped", RooflineSkippedJson(data.roofline->skipped)}};
-  Json timeline = BuildTimelineLanes(data.inputs, *data.occupancy, lane_options);
+  Json timeline = std::move(timeline_lanes);
   timeline["min_gap_ns"] = data.timeline_options.min_gap_ns;
   timeline["gaps"] = Gaps(*data.timeline, timeline["t0_ns"].get<int64_t>(),
                           timeline["raw_until_ns"].get<int64_t>(), &timeline);

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "report/html/timeline_lanes.h"
 #include "report/json_output.h"
 #include "tensormorph/analysis/diff/diff.h"
 #include "tensormorph/analysis/kernels.h"
@@ -37,6 +36,8 @@ struct ReportData {
   const ReportDiff* diff = nullptr;  // only with --baseline
 };
 
-Json BuildReportModel(const ReportData& data, const LaneOptions& lanes);
+// `timeline_lanes`: BuildTimelineLanes over the same inputs and occupancy (built beside the
+// analyses by RenderReport); the model's timeline section is made from it.
+Json BuildReportModel(const ReportData& data, Json timeline_lanes);
 
 }  // namespace tensormorph

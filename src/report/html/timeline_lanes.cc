@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <compare>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -14,17 +15,50 @@
 namespace tensormorph {
 namespace {
 
+// A launch's configuration, as a tooltip shows it.
+struct LaunchShape {
+  uint32_t gx, gy, gz, bx, by, bz;
+  uint32_t registers, shared;
+  auto operator<=>(const LaunchShape&) const = default;
+};
+
+LaunchShape ShapeOf(const Kernel& k) {
+  return {k.grid.x,
+          k.grid.y,
+          k.grid.z,
+          k.block.x,
+          k.block.y,
+          k.block.z,
+          k.registers_per_thread,
+          k.shared_memory_bytes};
+}
+
 // What a tooltip shows about a launch beyond its time: deduplicated over all kernels, so a
 // million boxes need only an index each.
 struct VariantKey {
   std::string name, op;
   Backend backend;
-  uint32_t gx, gy, gz, bx, by, bz;
-  uint32_t registers, shared;
-  bool operator<(const VariantKey& o) const {
-    return std::tie(name, op, backend, gx, gy, gz, bx, by, bz, registers, shared) <
-           std::tie(o.name, o.op, o.backend, o.gx, o.gy, o.gz, o.bx, o.by, o.bz, o.registers,
-                    o.shared);
+  LaunchShape shape;
+  auto operator<=>(const VariantKey&) const = default;
+};
+
+// The same key by the trace's string ids, so that a kernel whose variant is known is found without
+// copying its name. Ids differ between inputs, so the input is part of it.
+struct VariantIds {
+  uint32_t input, name, op;  // op: the op's name id + 1, 0 for none
+  Backend backend;
+  LaunchShape shape;
+  bool operator==(const VariantIds&) const = default;
+};
+struct VariantIdsHash {
+  size_t operator()(const VariantIds& v) const {
+    uint64_t h = 14695981039346656037ULL;  // FNV-1a over the fields
+    for (uint32_t x :
+         {v.input, v.name, v.op, static_cast<uint32_t>(v.backend), v.shape.gx, v.shape.gy,
+          v.shape.gz, v.shape.bx, v.shape.by, v.shape.bz, v.shape.registers, v.shape.shared}) {
+      h = (h ^ x) * 1099511628211ULL;
+    }
+    return h;
   }
 };
 
@@ -95,11 +129,15 @@ Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
     return out;
   }
   // A lane could in principle repeat (unsorted input): keep each lane's rows sorted by start.
+  // They come sorted from the import: checking is cheaper than sorting again.
   for (LaneKernels& lane : lanes) {
     const Trace& t = *traces[lane.input];
-    std::stable_sort(lane.rows.begin(), lane.rows.end(), [&](uint32_t a, uint32_t b) {
+    auto by_start = [&](uint32_t a, uint32_t b) {
       return t.kernels[a].start_ns < t.kernels[b].start_ns;
-    });
+    };
+    if (!std::is_sorted(lane.rows.begin(), lane.rows.end(), by_start)) {
+      std::stable_sort(lane.rows.begin(), lane.rows.end(), by_start);
+    }
   }
   const int64_t span = std::max<int64_t>(1, t1 - t0);
 
@@ -118,6 +156,7 @@ Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
   }
 
   std::map<VariantKey, uint32_t> variant_ids;
+  std::unordered_map<VariantIds, uint32_t, VariantIdsHash> variant_by_ids;
   Json variants = Json::array();
   // Kernel and op names, interned once: variants refer to them by index.
   std::unordered_map<std::string, uint32_t> name_ids;
@@ -127,34 +166,34 @@ Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
     if (added) names.push_back(name);
     return it->second;
   };
-  auto variant_of = [&](const Trace& t, const TraceLinks& l, uint32_t k) -> uint32_t {
+  auto variant_of = [&](int input, const Trace& t, const TraceLinks& l, uint32_t k) -> uint32_t {
     const Kernel& kernel = t.kernels[k];
     const Backend backend =
         kernel.device < t.devices.size() ? t.devices[kernel.device].backend : Backend::kOther;
     const WorkLink& link = l.kernels[k];
+    const VariantIds ids{static_cast<uint32_t>(input), kernel.name,
+                         link.op != kNoRow ? t.slices[link.op].name + 1 : 0, backend,
+                         ShapeOf(kernel)};
+    auto known = variant_by_ids.find(ids);
+    if (known != variant_by_ids.end()) return known->second;
     VariantKey key{std::string(t.str(kernel.name)),
-                   link.op != kNoRow ? std::string(t.str(t.slices[link.op].name)) : "",
-                   backend,
-                   kernel.grid.x,
-                   kernel.grid.y,
-                   kernel.grid.z,
-                   kernel.block.x,
-                   kernel.block.y,
-                   kernel.block.z,
-                   kernel.registers_per_thread,
-                   kernel.shared_memory_bytes};
+                   link.op != kNoRow ? std::string(t.str(t.slices[link.op].name)) : "", backend,
+                   ids.shape};
     auto [it, added] = variant_ids.emplace(key, static_cast<uint32_t>(variants.size()));
     if (added) {
-      Json v = Json::array({intern(key.name), intern(key.op), BackendName(backend),
-                            Dims(key.gx, key.gy, key.gz), Dims(key.bx, key.by, key.bz)});
-      const int64_t block = int64_t{key.bx} * std::max(1u, key.by) * std::max(1u, key.bz);
-      auto occ = theoretical.find({key.name, backend, block, key.registers, key.shared});
+      const LaunchShape& shape = key.shape;
+      Json v =
+          Json::array({intern(key.name), intern(key.op), BackendName(backend),
+                       Dims(shape.gx, shape.gy, shape.gz), Dims(shape.bx, shape.by, shape.bz)});
+      const int64_t block = int64_t{shape.bx} * std::max(1u, shape.by) * std::max(1u, shape.bz);
+      auto occ = theoretical.find({key.name, backend, block, shape.registers, shape.shared});
       v.push_back(occ != theoretical.end() ? Json(occ->second) : Json(nullptr));
       v.push_back(kernel.achieved_occupancy_percent >= 0
                       ? Json(kernel.achieved_occupancy_percent / 100.0)
                       : Json(nullptr));
       variants.push_back(std::move(v));
     }
+    variant_by_ids.emplace(ids, it->second);
     return it->second;
   };
 
@@ -173,7 +212,7 @@ Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
     for (uint32_t k : lane.rows) {
       const Kernel& kernel = t.kernels[k];
       const int64_t start = kernel.start_ns - t0;
-      const uint32_t variant = variant_of(t, l, k);
+      const uint32_t variant = variant_of(lane.input, t, l, k);
       AddToBuckets(start, start + kernel.duration_ns, variant, finest, &busy, &by, count0);
       busy_ns += kernel.duration_ns;
       if (start < raw_until) {

@@ -10,11 +10,16 @@
 // Invariants: each part is computed at most once per LinkedTrace, on first use (`kernels` needs
 // none of them, so it pays for none), and is then immutable. First uses may race: every part is
 // guarded by its own std::once_flag, so analyses may run on several threads over one LinkedTrace.
+// `concurrent` (LinkOptions): the stage may compute a part on a second thread (the launch index
+// beside the op index, each half of the kernels' links), and analyses over the LinkedTrace may
+// compute the parts they need side by side; the parts are the same either way (tested). The CLI
+// sets it unless --threads 1.
 // The Trace must outlive the LinkedTrace and stay unmodified; a LinkedTrace may be moved (the
 // parts live behind a pointer), so std::vector<LinkedTrace> works.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -26,9 +31,15 @@
 
 namespace tensormorph {
 
+struct LinkOptions {
+  bool concurrent = false;
+};
+
+enum class LinkedPart : uint8_t { kLinks, kSteps, kSliceWork };
+
 class LinkedTrace {
  public:
-  explicit LinkedTrace(const Trace& trace);
+  explicit LinkedTrace(const Trace& trace, LinkOptions options = {});
   LinkedTrace(LinkedTrace&&) noexcept;
   LinkedTrace& operator=(LinkedTrace&&) noexcept;
   LinkedTrace(const LinkedTrace&) = delete;
@@ -36,6 +47,7 @@ class LinkedTrace {
   ~LinkedTrace();
 
   const Trace& trace() const { return *trace_; }
+  bool concurrent() const { return options_.concurrent; }
 
   const TraceLinks& links() const;
   const std::vector<Step>& steps() const;
@@ -45,14 +57,20 @@ class LinkedTrace {
   // Parallel to Trace::slices (EstimateSliceWork).
   const std::vector<std::optional<OpWork>>& slice_work() const;
 
+  // Computes `parts` now, side by side when concurrent(), for an analysis that needs several:
+  // the FLOP estimate needs no links, so it need not wait for them. Parts already computed are not
+  // computed again.
+  void Prepare(std::initializer_list<LinkedPart> parts) const;
+
  private:
   struct Parts;
   const Trace* trace_;
+  LinkOptions options_;
   std::unique_ptr<Parts> parts_;
 };
 
 // One LinkedTrace per trace, in order; `traces` must outlive the result.
-std::vector<LinkedTrace> LinkTraces(const std::vector<Trace>& traces);
+std::vector<LinkedTrace> LinkTraces(const std::vector<Trace>& traces, LinkOptions options = {});
 std::vector<const LinkedTrace*> Pointers(const std::vector<LinkedTrace>& linked);
 // The traces behind `linked`, in order.
 std::vector<const Trace*> TracesOf(const std::vector<const LinkedTrace*>& linked);

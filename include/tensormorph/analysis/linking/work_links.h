@@ -54,8 +54,10 @@ struct TraceLinks {
   uint64_t duplicate_correlations = 0;  // launch calls whose correlation id was already taken
 };
 
-// Pure: reads the trace, returns the links. Linear in the rows plus a sort of the launch ids.
-TraceLinks LinkTrace(const Trace& trace);
+// Pure: reads the trace, returns the links. Linear in the rows (plus a radix sort of the ids when
+// they are sparse: analysis/linking/id_index.h). `concurrent`: the indexes are built and the
+// kernels linked on two threads; the links are the same.
+TraceLinks LinkTrace(const Trace& trace, bool concurrent = false);
 
 // True for the runtime/driver calls that launch a whole captured graph.
 bool IsGraphLaunch(std::string_view api_name);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tensormorph/analysis/linking/linked_trace.h"
@@ -34,11 +35,14 @@ enum class GapCause : uint8_t {
 constexpr size_t kGapCauseCount = 5;
 const char* GapCauseName(GapCause cause);
 
+// `before` and `after` view the input trace's strings (a timeline holds hundreds of thousands of
+// gaps, each naming two kernels): they stay valid while that Trace lives, as the LinkedTrace the
+// timeline was made from must.
 struct Gap {
   int64_t start_ns = 0;
   int64_t length_ns = 0;
-  std::string before;  // name of the work that ended when the gap began
-  std::string after;   // name of the work that started when the gap ended
+  std::string_view before;  // name of the work that ended when the gap began
+  std::string_view after;   // name of the work that started when the gap ended
   GapCause cause = GapCause::kUnknown;
 };
 
