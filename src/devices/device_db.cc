@@ -199,6 +199,90 @@ std::string Keys(const std::vector<const DeviceSpec*>& specs) {
   return out;
 }
 
+// "gfx90a" for a name that is an AMD gfx target ("gfx90a", "gfx942:sramecc+:xnack-"), as JAX and
+// rocprof name a device they know no product name for; "" for any other name.
+std::string GfxTargetName(std::string_view name) {
+  std::string arch = NormalizeArchitecture(name);
+  if (arch.size() < 6 || !arch.starts_with("gfx")) return "";
+  const bool hex = std::all_of(arch.begin() + 3, arch.end(),
+                               [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+  return hex ? arch : "";
+}
+
+// Does the name name this entry's model: are its model tokens ("mi300x", "rtx 4090") a run of the
+// name's tokens, with no form factor or memory size in the name that contradicts the entry's?
+// "AMD Instinct MI300X VF" names MI300X; "Tesla V100-DGXS-32GB" names V100 (and 32 GB);
+// "NVIDIA H800" names no H100 though its SMs and memory are those of one; "NVIDIA H200 NVL" is
+// not the H200 SXM (same SMs and memory, lower clocks).
+bool NameNamesModel(const ParsedName& name, const DeviceSpec& d) {
+  const ParsedName entry = ParseName(d.name);
+  if (entry.model.empty()) return false;
+  if (!name.form.empty() && name.form != entry.form) return false;
+  if (name.memory_gb > 0 && name.memory_gb != NominalMemoryGb(d, entry)) return false;
+  const std::string padded = " " + name.exact + " ";
+  return padded.find(" " + entry.model + " ") != std::string::npos;
+}
+
+std::string_view UnitWord(const DeviceQuery& query) {
+  return query.backend == Backend::kCuda ? "SM count" : "CU count";
+}
+
+// A name the table does not know, matched on what the hardware reports: vendor (backend),
+// architecture, SM/CU count and, when given, memory size. The entry must also be named inside the
+// device's name: a virtual function ("MI300X VF"), a workstation board ("V100-DGXS") or a
+// two-model name ("MI250X / MI250") is the chip it names, while a cut-down model under another
+// name (H800, A800) shares SMs and memory with an entry but not all of its ceilings.
+DeviceMatch MatchByHardware(const std::vector<DeviceSpec>& devices, const DeviceQuery& query,
+                            const ParsedName& q) {
+  DeviceMatch match;
+  if (query.backend && *query.backend != Backend::kCuda && *query.backend != Backend::kRocm) {
+    match.reason = fmt::format("no entry is named \"{}\"", query.name);
+    return match;
+  }
+  if (query.architecture.empty() || !query.compute_units) {
+    match.reason = fmt::format(
+        "no entry is named \"{}\", and the trace does not give the architecture and {} that "
+        "would identify it by its hardware",
+        query.name, UnitWord(query));
+    return match;
+  }
+  std::vector<const DeviceSpec*> fit, named;
+  for (const DeviceSpec& d : devices) {
+    if (d.architecture.empty() || !Disagreement(query, d).empty()) continue;
+    fit.push_back(&d);
+    if (NameNamesModel(q, d)) named.push_back(&d);
+  }
+  const std::string hardware = fmt::format(
+      "architecture {}, {} {}{}", query.architecture, *query.compute_units,
+      query.backend == Backend::kCuda ? "SMs" : "CUs",
+      query.memory_bytes ? fmt::format(", {:.1f} GiB", static_cast<double>(*query.memory_bytes) /
+                                                           (1024.0 * 1024 * 1024))
+                         : "");
+  if (named.size() == 1) {
+    match.spec = named[0];
+    match.reason =
+        fmt::format("matched by architecture{} (\"{}\" is not in the table; it names {}: {})",
+                    query.memory_bytes ? fmt::format(", {} and memory size", UnitWord(query))
+                                       : fmt::format(" and {}", UnitWord(query)),
+                    query.name, named[0]->name, hardware);
+  } else if (named.size() > 1) {
+    match.candidates = named;
+    match.reason = fmt::format(
+        "\"{}\" is not a name in the table, and {} entries fit its name and hardware ({}): {}",
+        query.name, named.size(), hardware, Keys(named));
+  } else if (!fit.empty()) {
+    match.candidates = fit;
+    match.reason = fmt::format(
+        "no entry is named \"{}\"; its hardware ({}) fits {}, but the name names none of them "
+        "(another model can have the same SMs and memory, as the H800 has the H100's)",
+        query.name, hardware, Keys(fit));
+  } else {
+    match.reason =
+        fmt::format("no entry is named \"{}\" or has its hardware ({})", query.name, hardware);
+  }
+  return match;
+}
+
 }  // namespace
 
 const char* ConfidenceName(Confidence confidence) {
@@ -259,14 +343,18 @@ std::string NormalizeArchitecture(std::string_view architecture) {
   return "sm_" + digits;
 }
 
-DeviceMatch MatchDevice(const std::vector<DeviceSpec>& devices, const DeviceQuery& query) {
+DeviceMatch MatchDevice(const std::vector<DeviceSpec>& devices, const DeviceQuery& query_in) {
   DeviceMatch match;
-  ParsedName q = ParseName(query.name);
+  ParsedName q = ParseName(query_in.name);
   if (q.exact.empty()) {
     match.reason = "the device has no name";
     return match;
   }
-  const bool generic = Contains(kGenericNames, q.exact);
+  // A gfx target as the name is generic too: it says the architecture and nothing more.
+  DeviceQuery query = query_in;
+  const std::string gfx_name = GfxTargetName(query.name);
+  if (!gfx_name.empty() && query.architecture.empty()) query.architecture = gfx_name;
+  const bool generic = Contains(kGenericNames, q.exact) || !gfx_name.empty();
   if (generic && query.architecture.empty()) {
     match.reason = fmt::format(
         "\"{}\" is a generic name; the architecture (gfx...) is needed to tell devices apart",
@@ -275,6 +363,7 @@ DeviceMatch MatchDevice(const std::vector<DeviceSpec>& devices, const DeviceQuer
   }
   std::string how;
   std::vector<const DeviceSpec*> named = NameCandidates(devices, query, q, generic, &how);
+  if (named.empty() && !generic) return MatchByHardware(devices, query, q);
   if (named.empty()) {
     match.reason = generic
                        ? fmt::format("\"{}\" is a generic name and no entry has architecture {}",

@@ -308,6 +308,102 @@ TEST(MatchDevice, WhatTheTraceSaysMustAgreeWithTheEntry) {
   EXPECT_FALSE(units.matched());
 }
 
+// Names the table does not know, matched on the hardware the trace reports (vendor through the
+// backend, architecture, SM/CU count, memory) when the name names the entry's model.
+TEST(MatchByHardware, VirtualFunctionOfAnMi300x) {
+  // tracelens_pairs/mi300_*.json.gz deviceProperties: 9.4, 304 CUs, 205571227648 bytes.
+  DeviceMatch m =
+      MatchDevice(Query("AMD Instinct MI300X VF", "9.4", Backend::kRocm, 304, 205571227648));
+  ASSERT_TRUE(m.matched()) << m.reason;
+  EXPECT_EQ(m.spec->key, "mi300x");
+  EXPECT_TRUE(m.reason.starts_with("matched by architecture, CU count and memory size"))
+      << m.reason;
+  // Without memory the MI325X (also gfx942, 304 CUs) is named by neither: still the MI300X.
+  DeviceMatch no_memory = MatchDevice(Query("AMD Instinct MI300X VF", "9.4", Backend::kRocm, 304));
+  ASSERT_TRUE(no_memory.matched()) << no_memory.reason;
+  EXPECT_TRUE(no_memory.reason.starts_with("matched by architecture and CU count"))
+      << no_memory.reason;
+  // The hardware must agree: 228 CUs is an MI300A's count, not an MI300X's.
+  EXPECT_FALSE(MatchDevice(Query("AMD Instinct MI300X VF", "9.4", Backend::kRocm, 228)).matched());
+  // Without architecture and CU count there is nothing to confirm the name with.
+  DeviceMatch bare = MatchDevice(Query("AMD Instinct MI300X VF", "", Backend::kRocm));
+  EXPECT_FALSE(bare.matched());
+  EXPECT_NE(bare.reason.find("architecture and CU count"), std::string::npos) << bare.reason;
+}
+
+TEST(MatchByHardware, TheTraceDeviceOfTheRealMi300xVf) {
+  Device d;
+  d.backend = Backend::kRocm;
+  d.name = "AMD Instinct MI300X VF";
+  d.compute_major = 9;
+  d.compute_minor = 4;
+  d.sm_count = 304;
+  d.total_memory_bytes = 205571227648;
+  EXPECT_EQ(QueryForTraceDevice(d).architecture, "9.4");
+  DeviceMatch m = MatchTraceDevice(BuiltInDevices(), d);
+  ASSERT_TRUE(m.matched()) << m.reason;
+  EXPECT_EQ(m.spec->key, "mi300x");
+  // rocprof names the gfx target, which is preferred over major.minor.
+  d.arch = "gfx942";
+  EXPECT_EQ(QueryForTraceDevice(d).architecture, "gfx942");
+  EXPECT_EQ(MatchTraceDevice(BuiltInDevices(), d).spec->key, "mi300x");
+}
+
+TEST(MatchByHardware, DgxStationV100FitsTwoEntriesAndPicksNone) {
+  // The DGX Station's V100 32GB: sm_70, 80 SMs, 32 GiB, like both the SXM2 and the PCIe board.
+  DeviceMatch m =
+      MatchDevice(Query("Tesla V100-DGXS-32GB", "7.0", Backend::kCuda, 80, 34089730048));
+  EXPECT_FALSE(m.matched());
+  EXPECT_EQ(CandidateKeys(m), (std::vector<std::string>{"v100-pcie-32gb", "v100-sxm2-32gb"}));
+  EXPECT_NE(m.reason.find("2 entries fit"), std::string::npos) << m.reason;
+}
+
+TEST(MatchByHardware, Mi250xOrMi250NameIsToldApartByItsCuCount) {
+  // ROCm names MI250 and MI250X GCDs "AMD Instinct MI250X / MI250"; a GCD has 110 CUs on an
+  // MI250X and 104 on an MI250. The MI210 (104 CUs, 64 GiB, gfx90a) is not named.
+  DeviceMatch x =
+      MatchDevice(Query("AMD Instinct MI250X / MI250", "9.0", Backend::kRocm, 110, 68702699520));
+  ASSERT_TRUE(x.matched()) << x.reason;
+  EXPECT_EQ(x.spec->key, "mi250x");
+  DeviceMatch plain =
+      MatchDevice(Query("AMD Instinct MI250X / MI250", "gfx90a", Backend::kRocm, 104, 68702699520));
+  ASSERT_TRUE(plain.matched()) << plain.reason;
+  EXPECT_EQ(plain.spec->key, "mi250");
+}
+
+TEST(MatchByHardware, GfxTargetAsTheName) {
+  // JAX and rocprof name a device by its gfx target when they know no product name.
+  DeviceMatch mi250x = MatchDevice(Query("gfx90a", "", Backend::kRocm, 110));
+  ASSERT_TRUE(mi250x.matched()) << mi250x.reason;
+  EXPECT_EQ(mi250x.spec->key, "mi250x");
+  DeviceMatch mi300x =
+      MatchDevice(Query("gfx942:sramecc+:xnack-", "", Backend::kRocm, 304, 205571227648));
+  ASSERT_TRUE(mi300x.matched()) << mi300x.reason;
+  EXPECT_EQ(mi300x.spec->key, "mi300x");
+  // 304 CUs without memory: MI300X or MI325X.
+  DeviceMatch either = MatchDevice(Query("gfx942", "", Backend::kRocm, 304));
+  EXPECT_FALSE(either.matched());
+  EXPECT_EQ(CandidateKeys(either), (std::vector<std::string>{"mi300x", "mi325x"}));
+  // 104 CUs and 64 GiB: an MI210 or an MI250 GCD.
+  DeviceMatch gcd = MatchDevice(Query("gfx90a", "", Backend::kRocm, 104, 68702699520));
+  EXPECT_FALSE(gcd.matched());
+  EXPECT_EQ(CandidateKeys(gcd), (std::vector<std::string>{"mi210", "mi250"}));
+}
+
+TEST(MatchByHardware, SameHardwareUnderAnotherModelNameIsNotBorrowed) {
+  // The H800 shares the H100 SXM's SMs and memory, not its FP64 rate; the H200 NVL shares the
+  // H200 SXM's, not its clocks; a V100S is not a V100.
+  for (const DeviceQuery& q :
+       {Query("NVIDIA H800", "9.0", Backend::kCuda, 132, 85028896768),
+        Query("NVIDIA H200 NVL", "9.0", Backend::kCuda, 132, 150754820096),
+        Query("Tesla V100S-PCIE-32GB", "7.0", Backend::kCuda, 80, 34089730048)}) {
+    DeviceMatch m = MatchDevice(q);
+    EXPECT_FALSE(m.matched()) << q.name << " matched " << m.spec->key;
+    EXPECT_FALSE(m.candidates.empty()) << q.name;
+    EXPECT_NE(m.reason.find("the name names none of them"), std::string::npos) << m.reason;
+  }
+}
+
 TEST(MatchDevice, AppleChipsNeedTheirGpuCoreCount) {
   DeviceMatch bare = MatchDevice(Query("Apple M3 Max"));
   EXPECT_FALSE(bare.matched());

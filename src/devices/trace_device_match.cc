@@ -24,9 +24,12 @@ std::string InstinctName(const Device& device) {
 DeviceQuery QueryForTraceDevice(const Device& device) {
   DeviceQuery query;
   query.name = InstinctName(device);
-  // Kineto and nsys report CUDA compute capabilities; ROCm's gfx major.minor is not an
-  // architecture name the table knows, so it is left out rather than misread.
-  if (device.backend == Backend::kCuda && device.compute_major > 0) {
+  // The gfx target when the trace names it (rocprof); else the CUDA compute capability, or
+  // HIP's gfx major.minor ("9.4"), which MatchDevice reads as every gfx94x target.
+  if (!device.arch.empty()) {
+    query.architecture = device.arch;
+  } else if ((device.backend == Backend::kCuda || device.backend == Backend::kRocm) &&
+             device.compute_major > 0) {
     query.architecture = fmt::format("{}.{}", device.compute_major, device.compute_minor);
   }
   query.backend = device.backend;

@@ -61,7 +61,11 @@ const Column<C> kRowColumns[] = {
 };
 
 bool PerStep(const C& d) {
-  return d.result.basis == DiffBasis::kPerStepMean;
+  return d.c.basis == DiffBasis::kPerStepMean;
+}
+
+bool PerCall(const C& d) {
+  return d.c.basis == DiffBasis::kPerCall;
 }
 
 // The fields every comparison has, rows and totals alike.
@@ -85,6 +89,11 @@ const Column<C> kComparisonColumns[] = {
      [](const C& d) {
        return std::string(d.c.test ? MannWhitneyMethodName(d.c.test->method) : "");
      }},
+    // JSON: only on a row compared per call (its totals are still base/new_total_ns).
+    {"basis", [](const C& d) { return PerCall(d) ? Json(DiffBasisName(d.c.basis)) : Omit(); },
+     [](const C& d) { return std::string(DiffBasisName(d.c.basis)); }},
+    {"base_per_call_ns", [](const C& d) { return PerCall(d) ? Json(d.c.base_value) : Omit(); }},
+    {"new_per_call_ns", [](const C& d) { return PerCall(d) ? Json(d.c.new_value) : Omit(); }},
 };
 
 // Op rows only (CSV: empty for kernel rows).
@@ -113,8 +122,11 @@ Json TotalJson(const Comparison& c, const DiffResult& result, const char* measur
   return total;
 }
 
-Json SourceJson(const DiffSource& s, size_t steps) {
-  return {{"path", s.path}, {"type", s.is_baseline ? "baseline" : "trace"}, {"steps", steps}};
+Json SourceJson(const DiffSource& s, size_t steps, int64_t span_ns) {
+  return {{"path", s.path},
+          {"type", s.is_baseline ? "baseline" : "trace"},
+          {"steps", steps},
+          {"kernel_span_ns", span_ns > 0 ? Json(span_ns) : Json(nullptr)}};
 }
 
 void RenderJson(std::ostream& out, const DiffSource& base, const DiffSource& next,
@@ -122,13 +134,15 @@ void RenderJson(std::ostream& out, const DiffSource& base, const DiffSource& nex
   Json rows = Json::array();
   for (const DiffRow& r : result.rows) rows.push_back(DiffRowJson(r, result));
   Json doc = {{"schema", "tensormorph.diff/1"},
-              {"base", SourceJson(base, result.base_steps)},
-              {"new", SourceJson(next, result.new_steps)},
+              {"base", SourceJson(base, result.base_steps, result.base_span_ns)},
+              {"new", SourceJson(next, result.new_steps, result.new_span_ns)},
               {"kind", KindOption(options)},
               {"threshold_percent", options.threshold_percent},
               {"alpha", options.alpha},
               {"basis", DiffBasisName(result.basis)},
               {"noise_test", result.noise_test},
+              {"per_call_rows", result.per_call_rows},
+              {"capture_lengths_differ", OrNull(result.capture_lengths_differ)},
               {"total", TotalJson(result.kernel_total, result, "kernel_time")}};
   if (options.ops) doc["op_total"] = TotalJson(result.op_total, result, "op_host_time");
   doc["counts"] = DiffCountsJson(result.counts);
@@ -170,8 +184,9 @@ void RenderTable(std::ostream& out, const DiffSource& base, const DiffSource& ne
   table.AddColumn("Name", A::kLeft, kNameWidth);
   for (const DiffRow& r : result.rows) {
     const Comparison& c = r.comparison;
+    const char* unit = c.basis == DiffBasis::kPerCall ? "/call" : "";
     table.AddRow({DiffStatusName(c.status), ProfileRowKindName(r.kind),
-                  FormatDuration(c.base_value), FormatDuration(c.new_value),
+                  FormatDuration(c.base_value) + unit, FormatDuration(c.new_value) + unit,
                   SignedDuration(c.delta_ns), Percent(c.delta_percent), PValue(c),
                   fmt::format("{}->{}", r.base_count, r.new_count), BackendName(r.backend),
                   r.name});
@@ -182,6 +197,18 @@ void RenderTable(std::ostream& out, const DiffSource& base, const DiffSource& ne
                      next.is_baseline ? "baseline" : "trace", result.new_steps);
   if (result.basis == DiffBasis::kPerStepMean) {
     out << "step counts differ: times are per-step means (total / steps)\n";
+  }
+  if (result.per_call_rows > 0) {
+    out << fmt::format(
+        "{} rows launch a different number of times and the profiles have no steps to compare "
+        "per step: those rows compare the mean per call (\"/call\")\n",
+        result.per_call_rows);
+  }
+  if (result.capture_lengths_differ.value_or(false)) {
+    out << fmt::format(
+        "the captures differ in length: kernels span {} in the base, {} in the new; compare "
+        "totals with care\n",
+        FormatDuration(result.base_span_ns), FormatDuration(result.new_span_ns));
   }
   out << TotalLine("kernel time", result.kernel_total) << '\n';
   if (options.ops) out << TotalLine("op host time", result.op_total) << '\n';

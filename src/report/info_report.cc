@@ -84,7 +84,8 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces) {
                          details.empty() ? "" : " (" + details + ")");
       const DeviceMatch match = MatchTraceDevice(BuiltInDevices(), t.devices[d]);
       out << (match.matched()
-                  ? fmt::format("            device database: {}\n", match.spec->key)
+                  ? fmt::format("            device database: {}{}\n", match.spec->key,
+                                match.reason == "matched by name" ? "" : " (" + match.reason + ")")
                   : fmt::format("            not in the device database: {}\n", match.reason));
     }
     if (t.described_device_count > 0) {

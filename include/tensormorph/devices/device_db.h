@@ -5,9 +5,12 @@
 // could not be found in a cited document is absent, never estimated. The built-in table lives in
 // device_table.cc; `--device-spec FILE.json` adds devices or overrides figures (LoadDeviceSpecs).
 //
-// Devices in traces are matched by name (MatchDevice). A device that does not match exactly one
-// entry is reported as unmatched: it never borrows another model's numbers, because a roofline
-// drawn against the wrong ceiling is worse than none.
+// Devices in traces are matched by name (MatchDevice); a name the table does not know ("AMD
+// Instinct MI300X VF", "Tesla V100-DGXS-32GB", a bare "gfx90a") is matched on the hardware the
+// trace reports (backend, architecture, SM/CU count, memory size) when the name names the entry's
+// model or is a generic name of a fully listed architecture. A device that does not match exactly
+// one entry is reported as unmatched, with the entries that fit: it never borrows another model's
+// numbers, because a roofline drawn against the wrong ceiling is worse than none.
 #pragma once
 
 #include <cstdint>
@@ -100,8 +103,9 @@ struct DeviceQuery {
 };
 
 struct DeviceMatch {
-  const DeviceSpec* spec = nullptr;           // points into the table passed to MatchDevice
-  std::string reason;                         // why it matched, or why not
+  const DeviceSpec* spec = nullptr;  // points into the table passed to MatchDevice
+  std::string reason;  // why it matched ("matched by name", "matched by architecture, CU count
+                       // and memory size (...)"), or why not
   std::vector<const DeviceSpec*> candidates;  // the entries the name could mean (ambiguous)
   bool matched() const { return spec != nullptr; }
 };

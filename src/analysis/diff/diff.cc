@@ -24,11 +24,11 @@ struct Sides {
 
 using Key = std::tuple<ProfileRowKind, std::string, Backend>;
 
-// How both profiles are put on one scale.
+// How both profiles (or one row's two sides) are put on one scale.
 struct Scale {
   DiffBasis basis = DiffBasis::kTotal;
-  double base_steps = 1;  // divisors of the totals
-  double new_steps = 1;
+  double base_divisor = 1;  // of the totals: steps, or calls for kPerCall
+  double new_divisor = 1;
   bool noise_test = false;
 };
 
@@ -49,14 +49,15 @@ Comparison Compare(int64_t base_total, int64_t new_total, uint64_t base_count, u
   Comparison c;
   c.base_total_ns = base_total;
   c.new_total_ns = new_total;
+  c.basis = scale.basis;
   if (scale.basis == DiffBasis::kTotal) {
     c.base_value = static_cast<double>(base_total);
     c.new_value = static_cast<double>(new_total);
     // Exact in integers: totals of a few hundred days still fit.
     c.delta_ns = new_total - base_total;
   } else {
-    c.base_value = static_cast<double>(base_total) / scale.base_steps;
-    c.new_value = static_cast<double>(new_total) / scale.new_steps;
+    c.base_value = static_cast<double>(base_total) / scale.base_divisor;
+    c.new_value = static_cast<double>(new_total) / scale.new_divisor;
     c.delta_ns = std::llround(c.new_value - c.base_value);
   }
   if (c.base_value > 0) {
@@ -168,7 +169,15 @@ const char* DecidedByName(DecidedBy decided_by) {
 }
 
 const char* DiffBasisName(DiffBasis basis) {
-  return basis == DiffBasis::kTotal ? "total" : "per_step_mean";
+  switch (basis) {
+    case DiffBasis::kTotal:
+      return "total";
+    case DiffBasis::kPerStepMean:
+      return "per_step_mean";
+    case DiffBasis::kPerCall:
+      return "per_call";
+  }
+  return "total";
 }
 
 DiffResult DiffProfiles(const Baseline& base, const Baseline& next, const DiffOptions& options) {
@@ -178,12 +187,21 @@ DiffResult DiffProfiles(const Baseline& base, const Baseline& next, const DiffOp
   Scale scale;
   if (result.base_steps > 0 && result.new_steps > 0 && result.base_steps != result.new_steps) {
     scale.basis = DiffBasis::kPerStepMean;
-    scale.base_steps = static_cast<double>(result.base_steps);
-    scale.new_steps = static_cast<double>(result.new_steps);
+    scale.base_divisor = static_cast<double>(result.base_steps);
+    scale.new_divisor = static_cast<double>(result.new_steps);
   }
   scale.noise_test = result.base_steps >= kMinSteps && result.new_steps >= kMinSteps;
   result.basis = scale.basis;
   result.noise_test = scale.noise_test;
+  // A row can fall back to its mean per call only when steps give no basis of their own.
+  const bool per_call_fallback = result.base_steps == 0 || result.new_steps == 0;
+  result.base_span_ns = base.kernel_span_ns;
+  result.new_span_ns = next.kernel_span_ns;
+  if (base.kernel_span_ns > 0 && next.kernel_span_ns > 0) {
+    const double change = static_cast<double>(next.kernel_span_ns - base.kernel_span_ns) /
+                          static_cast<double>(base.kernel_span_ns);
+    result.capture_lengths_differ = std::fabs(100.0 * change) > options.threshold_percent;
+  }
 
   std::map<Key, Sides> keys;
   auto collect = [&](const std::vector<ProfileRow>& rows, bool is_base) {
@@ -211,10 +229,18 @@ DiffResult DiffProfiles(const Baseline& base, const Baseline& next, const DiffOp
     row.new_count = n ? n->count : 0;
     row.base_device_ns = b ? b->device_ns : 0;
     row.new_device_ns = n ? n->device_ns : 0;
+    Scale row_scale = scale;
+    if (per_call_fallback && b != nullptr && n != nullptr && row.base_count != row.new_count &&
+        row.base_count > 0 && row.new_count > 0) {
+      row_scale.basis = DiffBasis::kPerCall;
+      row_scale.base_divisor = static_cast<double>(row.base_count);
+      row_scale.new_divisor = static_cast<double>(row.new_count);
+      ++result.per_call_rows;
+    }
     row.comparison =
         Compare(b ? b->total_ns : 0, n ? n->total_ns : 0, row.base_count, row.new_count,
                 b ? &b->step_totals_ns : nullptr, n ? &n->step_totals_ns : nullptr, b != nullptr,
-                n != nullptr, scale, options);
+                n != nullptr, row_scale, options);
     Count(row.comparison.status, &result.counts);
     result.regressed |= row.comparison.status == DiffStatus::kRegressed;
     result.rows.push_back(std::move(row));

@@ -126,6 +126,20 @@ void AddOpRows(const std::vector<const LinkedTrace*>& traces, const std::vector<
   }
 }
 
+// End of the last kernel minus start of the first; 0 without kernels. Saturating, like the totals.
+int64_t KernelSpan(const Trace& trace) {
+  if (trace.kernels.empty()) return 0;
+  int64_t first = INT64_MAX, last = INT64_MIN;
+  for (const Kernel& k : trace.kernels) {
+    first = std::min(first, k.start_ns);
+    int64_t end = 0;
+    if (__builtin_add_overflow(k.start_ns, k.duration_ns, &end)) end = INT64_MAX;
+    last = std::max(last, end);
+  }
+  int64_t span = 0;
+  return __builtin_sub_overflow(last, first, &span) ? INT64_MAX : std::max<int64_t>(span, 0);
+}
+
 }  // namespace
 
 Baseline BuildBaseline(const std::vector<const LinkedTrace*>& traces,
@@ -137,6 +151,7 @@ Baseline BuildBaseline(const std::vector<const LinkedTrace*>& traces,
     baseline.inputs.push_back({t->path, t->format, t->rank});
     baseline.timestamp_resolution_ns =
         std::max(baseline.timestamp_resolution_ns, t->timestamp_resolution_ns);
+    baseline.kernel_span_ns = std::max(baseline.kernel_span_ns, KernelSpan(*t));
   }
   // Steps (and the links beneath them) first; the op rows' FLOP estimate beside them.
   for (const LinkedTrace* linked : traces)

@@ -5,6 +5,11 @@
 //  * rows are keyed by kind + name + backend; a key on one side only is added / removed;
 //  * the compared value is a row's total, or its per-step mean (total / steps) when both profiles
 //    have steps and their step counts differ, so that 6 steps against 5 is not a 20% regression;
+//  * without steps on both sides there is no per-step basis: a row whose launch (call) counts
+//    differ compares its mean per call instead (basis "per_call" on that row), because two
+//    captures of different length hold different numbers of the same launches (68 flash_fwd
+//    launches of 4.005 ms against 60 of 4.013 ms is not a 12% improvement). The capture lengths
+//    (Baseline::kernel_span_ns) are reported beside it; the totals stay totals;
 //  * a change is called only when |delta_percent| > threshold and, when both profiles have at
 //    least kMinSteps steps, a two-sided Mann-Whitney U test on the per-step totals rejects
 //    equality (p < alpha); `decided_by` says which rule had the last word;
@@ -47,14 +52,15 @@ enum class DecidedBy { kThreshold, kMannWhitney, kSpread, kPresence, kResolution
 // "threshold", "mann_whitney", "spread", "presence", "resolution"
 const char* DecidedByName(DecidedBy decided_by);
 
-enum class DiffBasis { kTotal, kPerStepMean };
-const char* DiffBasisName(DiffBasis basis);  // "total", "per_step_mean"
+enum class DiffBasis { kTotal, kPerStepMean, kPerCall };
+const char* DiffBasisName(DiffBasis basis);  // "total", "per_step_mean", "per_call"
 
 // One compared quantity: a row, or a total.
 struct Comparison {
   int64_t base_total_ns = 0;
   int64_t new_total_ns = 0;
-  double base_value = 0;  // what is compared: the total, or the per-step mean
+  DiffBasis basis = DiffBasis::kTotal;  // the result's, or kPerCall for a row (see above)
+  double base_value = 0;  // what is compared: the total, the per-step mean or the mean per call
   double new_value = 0;
   int64_t delta_ns = 0;                 // new_value - base_value, rounded to the nanosecond
   std::optional<double> delta_percent;  // null when the base value is 0 (and the new one is not)
@@ -79,7 +85,7 @@ struct DiffStatusCounts {
 };
 
 struct DiffResult {
-  DiffBasis basis = DiffBasis::kTotal;
+  DiffBasis basis = DiffBasis::kTotal;  // of the totals and of every row not compared per call
   size_t base_steps = 0;
   size_t new_steps = 0;
   bool noise_test = false;    // both sides have >= kMinSteps steps
@@ -87,6 +93,12 @@ struct DiffResult {
   Comparison op_total;        // summed host time of the op rows (nested calls in each)
   std::vector<DiffRow> rows;  // largest |delta_ns| first, then kind, name, backend
   size_t row_count_before_top = 0;
+  size_t per_call_rows = 0;  // rows compared per call, before --top
+  // Baseline::kernel_span_ns of each side (0 = unknown), and whether they differ by more than
+  // the threshold; nullopt when a span is unknown.
+  int64_t base_span_ns = 0;
+  int64_t new_span_ns = 0;
+  std::optional<bool> capture_lengths_differ;
   DiffStatusCounts counts;  // over every row, before --top
   bool regressed = false;   // some row regressed: the verdict is "fail"
 };

@@ -54,6 +54,10 @@ struct Baseline {
   // The coarsest Trace::timestamp_resolution_ns of the inputs (quantized WebGPU clocks); 0 =
   // exact. diff does not call a change below it real.
   int64_t timestamp_resolution_ns = 0;
+  // How long the capture ran on the device: the largest over the inputs of (end of the last
+  // kernel - start of the first). diff says when two captures differ in length. 0 = unknown
+  // (no kernels, or a baseline saved before this was written).
+  int64_t kernel_span_ns = 0;
 
   size_t steps() const { return step_numbers.size(); }
 };
