@@ -70,7 +70,7 @@ inputs | while read -r input; do
   printf '%s\0%s\0' "$input" "$rel"
 done | xargs -0 -n 2 -P "$JOBS" bash -c 'run_one "$0" "$1"'
 
-# Diff: a pair of traces of one model on two backends, and one trace against itself.
+# Diff and compare: a pair of traces of one model on two backends, and one trace against itself.
 cd "$ROOT"
 pairs=(
   "examples/nccl_2rank_rank0_a100.json.gz examples/nccl_2rank_rank0_a100.json.gz"
@@ -85,6 +85,12 @@ for pair in "${pairs[@]}"; do
     # shellcheck disable=SC2086
     "$BIN" diff -q --format "$fmt" $pair >"$OUT/diff$i.$fmt.out" 2>"$OUT/diff$i.$fmt.err" &&
       echo 0 >"$OUT/diff$i.$fmt.rc" || echo $? >"$OUT/diff$i.$fmt.rc"
+    for by in shape op; do
+      # shellcheck disable=SC2086
+      "$BIN" compare -q --by "$by" --format "$fmt" $pair >"$OUT/compare$i.$by.$fmt.out" \
+        2>"$OUT/compare$i.$by.$fmt.err" &&
+        echo 0 >"$OUT/compare$i.$by.$fmt.rc" || echo $? >"$OUT/compare$i.$by.$fmt.rc"
+    done
   done
   echo "$pair" >"$OUT/diff$i.inputs"
   i=$((i + 1))

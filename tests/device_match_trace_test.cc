@@ -4,11 +4,11 @@
 // and 192 GB; an MI250 GCD and an MI210 both have 104 CUs and 64 GB.
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/kineto_events.h"
 #include "support/run_tensormorph.h"
 
 namespace {
@@ -27,13 +27,9 @@ json Info(const std::string& path) {
 
 // The trace's first deviceProperties entry, read without the importer.
 json DeviceProperties(const std::string& path) {
-  gzFile file = gzopen(path.c_str(), "rb");
-  EXPECT_NE(file, nullptr) << path;
-  std::string text;
-  char buffer[1 << 16];
-  int n = 0;
-  while (file != nullptr && (n = gzread(file, buffer, sizeof buffer)) > 0) text.append(buffer, n);
-  if (file != nullptr) gzclose(file);
+  std::string error;
+  const std::string text = tensormorph::testing::Gunzip(path, &error);
+  EXPECT_TRUE(error.empty()) << path << ": " << error;
   return json::parse(text)["deviceProperties"][0];
 }
 

@@ -16,6 +16,7 @@
 // `pkg-config --cflags --libs tensormorph` gives the same flags. Needs C++20.
 #pragma once
 
+#include "tensormorph/analysis/compare/compare.h"             // IWYU pragma: export
 #include "tensormorph/analysis/diff/diff.h"                   // IWYU pragma: export
 #include "tensormorph/analysis/kernels.h"                     // IWYU pragma: export
 #include "tensormorph/analysis/linking/linked_trace.h"        // IWYU pragma: export

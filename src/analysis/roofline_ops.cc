@@ -43,23 +43,28 @@ void FinishGroup(const Trace& trace, OpGroup& g, const std::vector<DeviceSpec>& 
         "bytes unknown (an operand's element type is not recorded), so no intensity";
     return;
   }
+  ApplyOpShapeCeiling(trace, g.device, devices, &row);
+}
+
+}  // namespace
+
+void ApplyOpShapeCeiling(const Trace& trace, uint32_t device,
+                         const std::vector<DeviceSpec>& devices, RooflineRow* row) {
   std::string reasons;
-  for (Metric metric : PeakMetricsFor(dominant)) {
-    RooflineRow attempt = row;
-    ResolveDatabasePeaks(trace, g.device, metric, devices, &attempt);
+  for (Metric metric : PeakMetricsFor(row->precision)) {
+    RooflineRow attempt = *row;
+    ResolveDatabasePeaks(trace, device, metric, devices, &attempt);
     if (attempt.peak_flops_per_s) {
-      row = std::move(attempt);
-      ApplyCeiling(&row);
+      *row = std::move(attempt);
+      ApplyCeiling(row);
       return;
     }
     reasons = attempt.no_ceiling_reason;
   }
-  row.no_ceiling_reason = reasons.empty() ? fmt::format("no peak for {} in the device database",
-                                                        PrecisionName(dominant))
-                                          : reasons;
+  row->no_ceiling_reason = reasons.empty() ? fmt::format("no peak for {} in the device database",
+                                                         PrecisionName(row->precision))
+                                           : reasons;
 }
-
-}  // namespace
 
 std::vector<Metric> PeakMetricsFor(Precision precision) {
   switch (precision) {

@@ -23,6 +23,12 @@ inline constexpr const char* kNoCountedOpReason =
 void AddOpShapeRows(const LinkedTrace& linked, const std::vector<DeviceSpec>& devices,
                     std::vector<RooflineRow>* rows, std::map<std::string, uint64_t>* skipped);
 
+// The ceiling of an op-shape row (precision, flops, dram_bytes, intensity and achieved rates
+// filled in) on `device` of `trace`: the first of PeakMetricsFor(precision) the device database
+// has, then ApplyCeiling; or no_ceiling_reason.
+void ApplyOpShapeCeiling(const Trace& trace, uint32_t device,
+                         const std::vector<DeviceSpec>& devices, RooflineRow* row);
+
 // The device-database peak that bounds an op of this precision: matrix-unit rates for the
 // 16- and 8-bit formats and TF32; for FP32 and FP64 the matrix rate where the table has one
 // (AMD CDNA, NVIDIA FP64 tensor cores), else the vector rate.

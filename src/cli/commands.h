@@ -16,6 +16,7 @@ CommandRunner AddRooflineCommand(CLI::App* app);
 CommandRunner AddOpsCommand(CLI::App* app);
 CommandRunner AddBaselineCommand(CLI::App* app);
 CommandRunner AddDiffCommand(CLI::App* app);
+CommandRunner AddCompareCommand(CLI::App* app);
 CommandRunner AddTimelineCommand(CLI::App* app);
 CommandRunner AddExportCommand(CLI::App* app);
 CommandRunner AddReportCommand(CLI::App* app);

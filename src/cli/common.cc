@@ -117,6 +117,16 @@ void AddInputOptions(CLI::App* command, CommonOptions* options, std::vector<CLI:
   if (added != nullptr) added->insert(added->end(), declared.begin(), declared.end());
 }
 
+int LoadDevices(const std::vector<std::string>& spec_files, std::vector<DeviceSpec>* devices) {
+  *devices = BuiltInDevices();
+  for (const std::string& path : spec_files) {
+    StatusOr<std::vector<DeviceSpec>> loaded = LoadDeviceSpecs(path, std::move(*devices));
+    if (!loaded.ok()) return PrintError(kExitUnreadable, loaded.status().message());
+    *devices = std::move(loaded).value();
+  }
+  return kExitOk;
+}
+
 int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces) {
   for (const std::string& path : options.inputs) {
     ImportOptions import_options;
@@ -199,6 +209,35 @@ OutputFormat FormatOf(const CommonOptions& options) {
 
 LinkOptions LinkOptionsOf(const CommonOptions& options) {
   return {.concurrent = options.threads != 1};
+}
+
+std::vector<std::string> SplitLabels(std::string_view text) {
+  std::vector<std::string> labels;
+  for (size_t start = 0;;) {
+    const size_t comma = text.find(',', start);
+    labels.emplace_back(
+        text.substr(start, comma == std::string_view::npos ? comma : comma - start));
+    if (comma == std::string_view::npos) return labels;
+    start = comma + 1;
+  }
+}
+
+int CheckCompareSides(size_t traces, size_t labels, std::string_view command) {
+  if (traces < 2) {
+    return PrintError(kExitUsage,
+                      fmt::format("{} needs at least two traces (got {}): one per side, such as "
+                                  "the same model profiled on two devices",
+                                  command == "compare" ? "compare" : "--compare", traces),
+                      fmt::format("tensormorph {}", command));
+  }
+  if (labels > traces) {
+    return PrintError(kExitUsage,
+                      fmt::format("{} labels for {} traces: --label takes one name per trace, "
+                                  "comma-separated (--label H100,MI300X)",
+                                  labels, traces),
+                      fmt::format("tensormorph {}", command));
+  }
+  return kExitOk;
 }
 
 }  // namespace tensormorph

@@ -9,6 +9,7 @@
 
 #include "report/output_format.h"
 #include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/devices/device_db.h"
 #include "tensormorph/io/block_reader.h"
 #include "tensormorph/model/status.h"
 #include "tensormorph/model/trace.h"
@@ -68,6 +69,17 @@ int PrintError(const std::string& path, const Status& status);
 // run that fails earlier leaves it untouched. A file that cannot be written is a bad -o value,
 // a usage error like any other (kExitUsage).
 int WriteOutputFile(const std::string& path, const std::string& text);
+
+// `compare` and `report --compare`: at least two traces (one per side) and at most one label each;
+// else prints the error and returns kExitUsage (else kExitOk).
+int CheckCompareSides(size_t traces, size_t labels, std::string_view command);
+// "H100,MI300X" -> {"H100", "MI300X"}: --label takes the sides' names as one comma-separated
+// argument, so that the traces after it stay positional.
+std::vector<std::string> SplitLabels(std::string_view text);
+
+// The built-in device table with each --device-spec file applied in order (a later entry of the
+// same key replaces an earlier one); on failure prints the error and returns kExitUnreadable.
+int LoadDevices(const std::vector<std::string>& spec_files, std::vector<DeviceSpec>* devices);
 
 // Loads every input; on failure prints the error and returns the exit code (else kExitOk).
 int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces);

@@ -188,12 +188,8 @@ void PrintMatchTable(std::ostream& out, const DeviceQuery& q, const DeviceMatch&
 }
 
 int Run(const DevicesOptions& o) {
-  std::vector<DeviceSpec> devices = BuiltInDevices();
-  for (const std::string& path : o.spec_files) {
-    StatusOr<std::vector<DeviceSpec>> loaded = LoadDeviceSpecs(path, std::move(devices));
-    if (!loaded.ok()) return PrintError(kExitUnreadable, loaded.status().message());
-    devices = std::move(loaded).value();
-  }
+  std::vector<DeviceSpec> devices;
+  if (int rc = LoadDevices(o.spec_files, &devices); rc != kExitOk) return rc;
   OutputFormat format = ParseOutputFormat(o.format).value_or(OutputFormat::kTable);
   Json spec_files = Json::array();
   for (const std::string& p : o.spec_files) spec_files.push_back(p);

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
       {"ops", tensormorph::AddOpsCommand(&app)},
       {"baseline", tensormorph::AddBaselineCommand(&app)},
       {"diff", tensormorph::AddDiffCommand(&app)},
+      {"compare", tensormorph::AddCompareCommand(&app)},
       {"timeline", tensormorph::AddTimelineCommand(&app)},
       {"export", tensormorph::AddExportCommand(&app)},
       {"report", tensormorph::AddReportCommand(&app)},

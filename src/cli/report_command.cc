@@ -25,6 +25,9 @@ struct ReportOptions {
   double gap_us = 100;
   double threshold = 5;
   size_t max_boxes = 100'000;
+  bool compare = false;
+  std::string compare_by = "shape";
+  std::string labels;  // comma-separated (SplitLabels)
 };
 
 }  // namespace
@@ -50,6 +53,14 @@ CommandRunner AddReportCommand(CLI::App* app) {
                    "raw kernel boxes embedded for the timeline, over all lanes (beyond them the "
                    "timeline shows precomputed buckets)")
       ->capture_default_str();
+  command->add_flag("--compare", options->compare,
+                    "the traces are the same workload on different devices or software: add "
+                    "`tensormorph compare` of them as a section");
+  command->add_option("--compare-by", options->compare_by, "rows of the comparison (--compare)")
+      ->check(CLI::IsMember({"op", "shape", "stack", "category"}))
+      ->capture_default_str();
+  command->add_option("--label", options->labels,
+                      "a name for each side of --compare, in the order of the traces");
   return [options]() {
     if (options->common.format != "table") {
       return PrintError(kExitUsage, fmt::format("report writes one HTML file; --format {} is for "
@@ -57,8 +68,18 @@ CommandRunner AddReportCommand(CLI::App* app) {
                                                 "timeline, roofline, occupancy --format {})",
                                                 options->common.format, options->common.format));
     }
+    if (!options->compare && !options->labels.empty()) {
+      return PrintError(kExitUsage, "--label names the sides of --compare: add --compare",
+                        "tensormorph report");
+    }
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
+    if (options->compare) {
+      if (int rc = CheckCompareSides(traces.size(), SplitLabels(options->labels).size(), "report");
+          rc != kExitOk) {
+        return rc;
+      }
+    }
     PrintWarnings(traces);
     // Linked once here; the baseline builder and every section read the same links.
     const std::vector<LinkedTrace> linked = LinkTraces(traces, LinkOptionsOf(options->common));
@@ -80,6 +101,11 @@ CommandRunner AddReportCommand(CLI::App* app) {
     page_options.max_raw_boxes = options->max_boxes;
     page_options.concurrent = options->common.threads != 1;
     page_options.timeline.concurrent = page_options.concurrent;
+    if (options->compare) {
+      page_options.compare.emplace();
+      page_options.compare->by = *ParseCompareBy(options->compare_by);
+      if (!options->labels.empty()) page_options.compare->labels = SplitLabels(options->labels);
+    }
     if (!traces.empty()) page_options.title += ": " + traces.front().path;
     if (traces.size() > 1) page_options.title += fmt::format(" (+{} more)", traces.size() - 1);
     const std::string page = RenderReport(Pointers(linked), diff ? &*diff : nullptr, page_options);

@@ -43,12 +43,8 @@ CommandRunner AddRooflineCommand(CLI::App* app) {
       return PrintError(kExitUsage, "--format svg needs -o FILE");
     }
     // Spec files first: a broken one is reported before any trace is read.
-    std::vector<DeviceSpec> devices = BuiltInDevices();
-    for (const std::string& path : options->spec_files) {
-      StatusOr<std::vector<DeviceSpec>> loaded = LoadDeviceSpecs(path, std::move(devices));
-      if (!loaded.ok()) return PrintError(kExitUnreadable, loaded.status().message());
-      devices = std::move(loaded).value();
-    }
+    std::vector<DeviceSpec> devices;
+    if (int rc = LoadDevices(options->spec_files, &devices); rc != kExitOk) return rc;
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);

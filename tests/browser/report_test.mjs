@@ -290,6 +290,34 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
   await ctx.context.close();
 }
 
+// 6. The same Qwen inference on an H100 and an MI300X side by side (report --compare): the
+// section's rows and categories against `tensormorph compare --format json`, a row's inner ops.
+{
+  const pair = ['h100', 'mi300'].map((d) => path.join(root, `examples/${d}_qwen1.5-0.5b_inference.json.gz`));
+  const file = report('compare', pair, ['--compare', '--label', 'H100,MI300X']);
+  const ctx = await open(file);
+  const expected = runJson('compare', '--format', 'json', '--label', 'H100,MI300X', ...pair);
+  check(await ctx.page.isVisible('#compare') && await ctx.page.isVisible('#nav-compare'), 'compare: the section and its link are shown');
+  const rows = await ctx.page.$$eval('#compare-rows tbody tr', (t) => t.length);
+  check(rows === expected.rows.length, `compare: ${rows} aligned rows, tensormorph compare ${expected.rows.length}`);
+  const verdict = await ctx.page.textContent('#compare-verdict');
+  check(verdict === expected.verdict, `compare: the verdict is compare's (${verdict})`);
+  // The categories table: each side's column adds up to that side's kernel time.
+  const sums = await ctx.page.$$eval('#compare-categories tbody tr', (trs) => [0, 1].map((i) =>
+    trs.reduce((sum, tr) => sum + Number(tr.querySelector(`td[data-key="s${i}"]`).dataset.value), 0)));
+  check(sums[0] === expected.sides[0].kernel_ns && sums[1] === expected.sides[1].kernel_ns,
+    `compare: categories add up to each side's kernel time (${sums.join(', ')})`);
+  // The attention row opens its inner ops: flash attention on both sides.
+  const attention = expected.rows.find((r) => r.name === 'aten::scaled_dot_product_attention');
+  await ctx.page.click(`#compare-rows tbody tr[data-name^="aten::scaled_dot_product_attention"]`);
+  const inner = await ctx.page.$$eval('#compare-children-table tbody tr', (t) => t.map((r) => r.dataset.name));
+  check(attention && inner.length === attention.children.length && inner.some((n) => n.startsWith('aten::_flash_attention_forward')),
+    `compare: the attention row lists its ${inner.length} inner ops (${inner.slice(0, 3).join('; ')})`);
+  await ctx.page.locator('#compare').screenshot({ path: path.join(out, 'compare.png') });
+  checkClean(ctx, 'compare');
+  await ctx.context.close();
+}
+
 await browser.close();
 console.log(failures ? `report_test: ${failures} check(s) failed` : 'report_test: all checks passed');
 console.log(`report_test: screenshots and reports in ${out}`);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/csv.h"
 #include "tensormorph/analysis/occupancy/gpu_limits.h"
 
 namespace tensormorph {
@@ -238,41 +239,6 @@ const std::map<std::string, AssumedInputs>& Assumed() {
   return inputs;
 }
 
-// RFC 4180 fields: quoted or not, "" inside quotes, commas and line breaks inside quotes.
-std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
-  std::vector<std::vector<std::string>> rows(1);
-  std::string field;
-  bool quoted = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        field += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      rows.back().push_back(std::move(field));
-      field.clear();
-    } else if (c == '\n' || c == '\r') {
-      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      rows.back().push_back(std::move(field));
-      field.clear();
-      rows.emplace_back();
-    } else {
-      field += c;
-    }
-  }
-  if (!field.empty() || !rows.back().empty()) rows.back().push_back(std::move(field));
-  if (rows.back().empty()) rows.pop_back();
-  return rows;
-}
-
 // "13,485" -> 13485; "16.67" -> 16.67.
 double NcuNumber(std::string text) {
   std::erase(text, ',');
@@ -300,7 +266,7 @@ std::vector<NcuLaunch> LoadNcuLaunches() {
     std::ifstream in(path, std::ios::binary);
     std::stringstream buffer;
     buffer << in.rdbuf();
-    const auto rows = ParseCsv(buffer.str());
+    const auto rows = testing::ParseCsv(buffer.str());
     if (rows.empty()) continue;
     std::map<std::string, size_t> col;
     for (size_t i = 0; i < rows[0].size(); ++i) col[rows[0][i]] = i;

@@ -39,6 +39,13 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
   std::future<Json> lanes_task = std::async(policy, [&inputs, &lane_options, occupancy_task] {
     return BuildTimelineLanes(inputs, occupancy_task.get(), lane_options);
   });
+  std::future<std::optional<CompareResult>> compare_task =
+      std::async(policy, [&]() -> std::optional<CompareResult> {
+        if (!options.compare) return std::nullopt;
+        CompareQuery query = *options.compare;
+        query.devices = &devices;
+        return CompareTraces(inputs, query);
+      });
   const KernelSummary kernels = SummarizeKernels(inputs, KernelQuery{});
   const TimelineResult timeline = timeline_task.get();
   const OpSummary ops = ops_task.get();
@@ -50,6 +57,8 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
   data.occupancy = &occupancy;
   data.roofline = &roofline;
   data.diff = diff;
+  const std::optional<CompareResult> compare = compare_task.get();
+  data.compare = compare ? &*compare : nullptr;
   return RenderReportHtml(BuildReportModel(data, lanes_task.get()), options.title);
 }
 

@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "report/html/report_model.h"
+#include "tensormorph/analysis/compare/compare.h"
 #include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 
@@ -22,6 +24,8 @@ struct ReportPageOptions {
   std::string title = "tensormorph report";
   // Run the analyses side by side, one thread each (false: one after another, for --threads 1).
   bool concurrent = true;
+  // The inputs side by side (`report A B --compare`, analysis/compare); absent: no such section.
+  std::optional<CompareQuery> compare;
 };
 
 // `diff` (the comparison against --baseline) may be null.

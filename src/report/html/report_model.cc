@@ -9,6 +9,7 @@
 #include <map>
 #include <utility>
 
+#include "report/compare_report.h"
 #include "report/diff_report.h"
 #include "report/kernel_occupancy_report.h"
 #include "report/kernels_report.h"
@@ -198,6 +199,8 @@ Json BuildReportModel(const ReportData& data, Json timeline_lanes) {
                           timeline["raw_until_ns"].get<int64_t>(), &timeline);
   doc["timeline"] = std::move(timeline);
   doc["diff"] = data.diff ? Diff(*data.diff) : Json(nullptr);
+  // The document of `tensormorph compare --format json`, as it is.
+  doc["compare"] = data.compare ? CompareJson(TracesOf(data.inputs), *data.compare) : Json(nullptr);
   return doc;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "report/json_output.h"
+#include "tensormorph/analysis/compare/compare.h"
 #include "tensormorph/analysis/diff/diff.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/linking/linked_trace.h"
@@ -33,7 +34,8 @@ struct ReportData {
   const OpSummary* ops = nullptr;
   const KernelOccupancySummary* occupancy = nullptr;
   const RooflineResult* roofline = nullptr;
-  const ReportDiff* diff = nullptr;  // only with --baseline
+  const ReportDiff* diff = nullptr;        // only with --baseline
+  const CompareResult* compare = nullptr;  // only with --compare: the inputs as sides
 };
 
 // `timeline_lanes`: BuildTimelineLanes over the same inputs and occupancy (built beside the

@@ -1,0 +1,68 @@
+// The op calls of one side of a comparison (compare.h): which op encloses each slice, which ops
+// have device work below them, the match key of each, and, once the keys every side shares are
+// known, the row op each op call's work belongs to.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/ops/op_stacks.h"
+#include "tensormorph/analysis/linking/linked_trace.h"
+
+namespace tensormorph {
+
+// What calls are matched by: name, recorded input dims and dtypes (as JSON lists), module path.
+struct MatchKey {
+  std::string name, shapes, dtypes, stack;
+};
+
+// Each distinct key once, across all sides; ids are dense from 0.
+class MatchKeys {
+ public:
+  uint32_t Intern(MatchKey key);
+  const MatchKey& Get(uint32_t id) const { return keys_[id]; }
+  size_t size() const { return keys_.size(); }
+
+ private:
+  std::vector<MatchKey> keys_;
+  std::unordered_map<std::string, uint32_t> index_;
+};
+
+inline constexpr uint32_t kNoKey = UINT32_MAX;
+
+class SideOps {
+ public:
+  // Keys include the module path when `with_stack`.
+  SideOps(const LinkedTrace& linked, bool with_stack, MatchKeys* keys);
+
+  // True when some op of the trace sits inside an nn.Module frame or a user annotation.
+  static bool HasModulePaths(const LinkedTrace& linked);
+
+  // The op (SliceKind::kOp) nearest around a kernel's or transfer's target (WorkLink::op, which
+  // may be an annotation), or kNoRow.
+  uint32_t InnermostOp(uint32_t target) const;
+
+  // Marks the keys of ops with work on this side.
+  void MarkKeysPresent(std::vector<uint32_t>* sides_with) const;
+
+  // Fills row_op: for each op slice with work, the outermost op around it (itself included)
+  // whose key is `shared`; where there is none, the outermost op around it. Then is_row_op: the
+  // row ops some kernel or transfer belongs to.
+  void AssignRowOps(const std::vector<uint8_t>& shared);
+
+  // Row-op calls per key.
+  std::vector<uint32_t> RowCallCounts(size_t key_count) const;
+
+  std::vector<uint32_t> op_parent;  // per slice: nearest enclosing op slice, or kNoRow
+  std::vector<uint8_t> has_work;    // per slice: an op with a kernel or transfer in its subtree
+  std::vector<uint32_t> key_of;     // per slice: its key for op slices with work, else kNoKey
+  std::vector<uint32_t> row_op;     // per slice (AssignRowOps), kNoRow where no work
+  std::vector<uint8_t> is_row_op;
+
+ private:
+  const LinkedTrace& linked_;
+};
+
+}  // namespace tensormorph
