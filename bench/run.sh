@@ -88,12 +88,13 @@ fi
 # of each command over the rounds is kept.
 report_html=$out/report_${mb}mb.html
 # `compare` reads two traces (the same one twice): it is measured against `kernels` on both.
-command_labels=(kernels info ops timeline roofline occupancy "baseline save" report
+command_labels=(kernels info ops timeline roofline occupancy "baseline save" report predict
   "kernels (2 inputs)" compare)
 command_args() {
   case $1 in
     "kernels (2 inputs)") args=(kernels --quiet --format json "$trace" "$trace") ;;
     compare) args=(compare --quiet --format json "$trace" "$trace") ;;
+    predict) args=(predict --quiet --format json --device h100-sxm5-80gb,mi300x "$trace") ;;
     "baseline save") args=(baseline save --quiet -o "$out/baseline_${mb}mb.json" "$trace") ;;
     report) args=(report --quiet -o "$report_html" "$trace") ;;
     *) args=("$1" --quiet --format json "$trace") ;;

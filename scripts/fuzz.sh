@@ -21,7 +21,7 @@ ART=$BUILD/fuzz-artifacts
 mkdir -p "$ART"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-for bin in fuzz_import fuzz_sqlite_schema fuzz_gzip; do
+for bin in fuzz_import fuzz_sqlite_schema fuzz_gzip fuzz_calibration; do
   [ -x "$BUILD/tests/fuzz/$bin" ] || { echo "fuzz: $BUILD/tests/fuzz/$bin missing (build with scripts/sanitize.sh)" >&2; exit 1; }
 done
 
@@ -102,4 +102,5 @@ for format in "" "${formats[@]}"; do
 done
 unset TM_FUZZ_FORMAT TM_FUZZ_SCHEMA_SEED TM_FUZZ_SCHEMA_TABLES
 run_harness gzip "$DATA/kineto/hta/*.json.gz" "" "" "" fuzz_gzip
+run_harness calibration "src/analysis/predict/calibration.json" json "" "" fuzz_calibration
 echo "fuzz: $harnesses harnesses, $total_runs runs in all, no failures"

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "support/csv.h"
@@ -227,7 +228,11 @@ TEST_F(CompareTraceLens, PerShapeKernelTimeIsTraceLens) {
         t.second += Number(row.at(prefix + "name_count"));
       }
       for (const auto& [key, t] : theirs) {
-        const auto& [name, shape1, shape2, dtypes_text] = key;
+        // Named copies: clang 14 lambdas cannot capture structured bindings.
+        const std::string& name = std::get<0>(key);
+        const std::string& shape1 = std::get<1>(key);
+        const std::string& shape2 = std::get<2>(key);
+        const std::string& dtypes_text = std::get<3>(key);
         // "('c10::BFloat16', 'float', None)": the inputs' dtypes, then the output's.
         std::vector<std::string> types;
         for (size_t at = 0; (at = dtypes_text.find('\'', at)) != std::string::npos;) {

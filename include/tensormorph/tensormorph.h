@@ -23,6 +23,8 @@
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"  // IWYU pragma: export
 #include "tensormorph/analysis/occupancy/occupancy.h"         // IWYU pragma: export
 #include "tensormorph/analysis/ops/ops.h"                     // IWYU pragma: export
+#include "tensormorph/analysis/predict/calibration.h"         // IWYU pragma: export
+#include "tensormorph/analysis/predict/predict.h"             // IWYU pragma: export
 #include "tensormorph/analysis/profile/build.h"               // IWYU pragma: export
 #include "tensormorph/analysis/profile/profile.h"             // IWYU pragma: export
 #include "tensormorph/analysis/roofline.h"                    // IWYU pragma: export

@@ -39,6 +39,19 @@ bool Contains(std::string_view text, std::string_view part) {
 
 }  // namespace
 
+uint32_t BusiestDevice(const Trace& trace) {
+  // Summed as doubles: no overflow whatever the durations, and exact to 2^53 ns (104 days).
+  std::vector<double> ns(trace.devices.size(), 0);
+  bool any = false;
+  for (const Kernel& k : trace.kernels) {
+    if (k.device >= ns.size()) continue;
+    ns[k.device] += static_cast<double>(k.duration_ns);
+    any = true;
+  }
+  if (!any) return kNoDevice;
+  return static_cast<uint32_t>(std::max_element(ns.begin(), ns.end()) - ns.begin());
+}
+
 std::string DeviceLabel(const Trace& trace, uint32_t device, bool with_rank) {
   std::string prefix = with_rank && trace.rank ? fmt::format("rank {} ", *trace.rank) : "";
   if (device >= trace.devices.size()) return prefix + "unknown device";

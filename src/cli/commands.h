@@ -17,6 +17,8 @@ CommandRunner AddOpsCommand(CLI::App* app);
 CommandRunner AddBaselineCommand(CLI::App* app);
 CommandRunner AddDiffCommand(CLI::App* app);
 CommandRunner AddCompareCommand(CLI::App* app);
+CommandRunner AddPredictCommand(CLI::App* app);
+CommandRunner AddCalibrateCommand(CLI::App* app);
 CommandRunner AddTimelineCommand(CLI::App* app);
 CommandRunner AddExportCommand(CLI::App* app);
 CommandRunner AddReportCommand(CLI::App* app);

@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
       {"baseline", tensormorph::AddBaselineCommand(&app)},
       {"diff", tensormorph::AddDiffCommand(&app)},
       {"compare", tensormorph::AddCompareCommand(&app)},
+      {"predict", tensormorph::AddPredictCommand(&app)},
+      {"calibrate", tensormorph::AddCalibrateCommand(&app)},
       {"timeline", tensormorph::AddTimelineCommand(&app)},
       {"export", tensormorph::AddExportCommand(&app)},
       {"report", tensormorph::AddReportCommand(&app)},

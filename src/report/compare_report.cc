@@ -15,10 +15,6 @@ namespace {
 
 constexpr size_t kNameWidth = 90;
 
-std::string FullNumber(const std::optional<double>& v) {
-  return v ? fmt::format("{}", *v) : "";
-}
-
 using C = CompareCell;
 
 // A side's figures for a row: the objects of a row's "sides" in JSON, and in CSV each side's
@@ -41,17 +37,17 @@ const Column<C> kCellColumns[] = {
      }},
     {"device", [](const C& c) { return OrNull(c.device); }, [](const C& c) { return c.device; }},
     {"flops", [](const C& c) { return OrNull(c.flops); },
-     [](const C& c) { return FullNumber(c.flops); }},
+     [](const C& c) { return CsvNumber(c.flops); }},
     {"bytes", [](const C& c) { return OrNull(c.bytes); },
-     [](const C& c) { return FullNumber(c.bytes); }},
+     [](const C& c) { return CsvNumber(c.bytes); }},
     {"calls_with_flops", [](const C& c) { return Json(c.calls_with_flops); },
      [](const C& c) { return std::to_string(c.calls_with_flops); }},
     {"achieved_flops_per_s", [](const C& c) { return OrNull(c.achieved_flops_per_s); },
-     [](const C& c) { return FullNumber(c.achieved_flops_per_s); }},
+     [](const C& c) { return CsvNumber(c.achieved_flops_per_s); }},
     {"achieved_bytes_per_s", [](const C& c) { return OrNull(c.achieved_bytes_per_s); },
-     [](const C& c) { return FullNumber(c.achieved_bytes_per_s); }},
+     [](const C& c) { return CsvNumber(c.achieved_bytes_per_s); }},
     {"percent_of_roof", [](const C& c) { return OrNull(c.percent_of_roof); },
-     [](const C& c) { return FullNumber(c.percent_of_roof); }},
+     [](const C& c) { return CsvNumber(c.percent_of_roof); }},
 };
 
 using R = CompareRow;
@@ -262,7 +258,7 @@ void RenderCsv(std::ostream& out, const CompareResult& result) {
       } else {
         cells.insert(cells.end(), cell_fields, "");
       }
-      cells.push_back(FullNumber(row.ratio[s]));
+      cells.push_back(CsvNumber(row.ratio[s]));
     }
     cells.push_back(row.faster ? result.sides[*row.faster].label : "");
     WriteCsvRow(out, cells);

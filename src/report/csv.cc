@@ -1,5 +1,7 @@
 #include "report/csv.h"
 
+#include <fmt/format.h>
+
 namespace tensormorph {
 
 void WriteCsvRow(std::ostream& out, const std::vector<std::string>& fields) {
@@ -18,6 +20,10 @@ void WriteCsvRow(std::ostream& out, const std::vector<std::string>& fields) {
     out << '"';
   }
   out << '\n';
+}
+
+std::string CsvNumber(const std::optional<double>& value) {
+  return value ? fmt::format("{}", *value) : "";
 }
 
 }  // namespace tensormorph

@@ -111,10 +111,6 @@ namespace {
 
 using O = OpRow;
 
-std::string FullNumber(const std::optional<double>& v) {
-  return v ? fmt::format("{}", *v) : "";
-}
-
 // The fields of an op row (docs/ops.md), in the order JSON and CSV write them: JSON
 // has the placements and top kernels, CSV them in one "served_by" cell.
 const Column<O> kColumns[] = {
@@ -146,11 +142,11 @@ const Column<O> kColumns[] = {
      }},
     {"served_by", nullptr, [](const O& r) { return PlacementText(r, true); }},
     {"flops", [](const O& r) { return OrNull(r.flops); },
-     [](const O& r) { return FullNumber(r.flops); }},
+     [](const O& r) { return CsvNumber(r.flops); }},
     {"bytes", [](const O& r) { return OrNull(r.bytes); }},
     {"calls_with_flops", [](const O& r) { return Json(r.calls_with_flops); }},
     {"achieved_flops_per_s", [](const O& r) { return OrNull(r.achieved_flops_per_s); },
-     [](const O& r) { return FullNumber(r.achieved_flops_per_s); }},
+     [](const O& r) { return CsvNumber(r.achieved_flops_per_s); }},
 };
 // With --by-input or --by-instance.
 const Column<O> kInputColumns[] = {

@@ -59,6 +59,9 @@ KernelSummary SummarizeKernels(const std::vector<const LinkedTrace*>& traces,
 // "rank N " prefix when the trace knows its rank and `with_rank` is set.
 std::string DeviceLabel(const Trace& trace, uint32_t device, bool with_rank);
 
+// The device with the most kernel time (the first of equals); kNoDevice when no kernel is on one.
+uint32_t BusiestDevice(const Trace& trace);
+
 // Duration statistics of one group of kernels; `durations` is sorted in place.
 void FillDurationStats(std::vector<int64_t>& durations, KernelRow* row);
 

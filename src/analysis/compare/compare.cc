@@ -365,19 +365,21 @@ void Comparer::FinishCell(size_t side, CellAccumulator& acc) {
   if (device != kNoDevice) {
     cell.backend = device < trace.devices.size() ? trace.devices[device].backend : Backend::kOther;
     cell.device = DeviceLabel(trace, device, false);
+    cell.device_index = device;
   }
   if (acc.bytes_unknown) cell.bytes.reset();
   if (!cell.flops || cell.flops_device_ns <= 0) return;
+  size_t dominant = 0;
+  for (size_t p = 1; p < kPrecisionSlots; ++p) {
+    if (acc.flops_by_precision[p] > acc.flops_by_precision[dominant]) dominant = p;
+  }
+  cell.precision = static_cast<Precision>(dominant);
   const double seconds = static_cast<double>(cell.flops_device_ns) * 1e-9;
   cell.achieved_flops_per_s = *cell.flops / seconds;
   if (cell.bytes) cell.achieved_bytes_per_s = *cell.bytes / seconds;
   if (!cell.bytes || *cell.bytes <= 0 || device == kNoDevice) return;
   RooflineRow roof;
-  size_t dominant = 0;
-  for (size_t p = 1; p < kPrecisionSlots; ++p) {
-    if (acc.flops_by_precision[p] > acc.flops_by_precision[dominant]) dominant = p;
-  }
-  roof.precision = static_cast<Precision>(dominant);
+  roof.precision = cell.precision;
   roof.flops = cell.flops;
   roof.dram_bytes = cell.bytes;
   roof.arithmetic_intensity = *cell.flops / *cell.bytes;
@@ -495,14 +497,20 @@ CompareResult Comparer::Run() {
   const size_t side_count = sides_.size();
   with_stack_ = true;
   for (const LinkedTrace* linked : sides_) {
-    linked->Prepare({LinkedPart::kLinks, LinkedPart::kSliceWork, LinkedPart::kSteps});
+    if (query_.side_headers) {
+      linked->Prepare({LinkedPart::kLinks, LinkedPart::kSliceWork, LinkedPart::kSteps});
+    } else {
+      linked->Prepare({LinkedPart::kLinks, LinkedPart::kSliceWork});
+    }
     with_stack_ = with_stack_ && SideOps::HasModulePaths(*linked);
   }
   // The timelines need only the links and steps: they run beside the alignment.
   const std::launch policy = sides_[0]->concurrent() ? std::launch::async : std::launch::deferred;
   std::vector<std::future<CompareSide>> headers;
-  for (const LinkedTrace* linked : sides_) {
-    headers.push_back(std::async(policy, [linked] { return SideHeader(*linked); }));
+  if (query_.side_headers) {
+    for (const LinkedTrace* linked : sides_) {
+      headers.push_back(std::async(policy, [linked] { return SideHeader(*linked); }));
+    }
   }
   std::vector<SideOps> ops;
   ops.reserve(side_count);
@@ -528,7 +536,7 @@ CompareResult Comparer::Run() {
     side_totals_[s].input = s;
     AddSide(s, ops[s], matched_calls);
   }
-  for (size_t s = 0; s < side_count; ++s) MergeHeader(headers[s].get(), &side_totals_[s]);
+  for (size_t s = 0; s < headers.size(); ++s) MergeHeader(headers[s].get(), &side_totals_[s]);
   FinishRows(&result);
   const std::vector<std::string> defaults = DefaultCompareLabels(sides_);
   for (size_t s = 0; s < side_count; ++s) {
@@ -569,13 +577,9 @@ std::vector<std::string> DefaultCompareLabels(const std::vector<const LinkedTrac
   std::vector<std::string> labels;
   for (const LinkedTrace* linked : sides) {
     const Trace& trace = linked->trace();
-    std::vector<int64_t> ns(trace.devices.size(), 0);
-    for (const Kernel& k : trace.kernels) {
-      if (k.device < ns.size()) ns[k.device] = SaturatingAdd(ns[k.device], k.duration_ns);
-    }
     std::string label;
-    if (!ns.empty()) {
-      const Device& device = trace.devices[std::max_element(ns.begin(), ns.end()) - ns.begin()];
+    if (const uint32_t busiest = BusiestDevice(trace); busiest != kNoDevice) {
+      const Device& device = trace.devices[busiest];
       label = !device.name.empty() ? device.name : BackendName(device.backend);
     }
     if (label.empty()) label = BackendName(Backend::kCpu);

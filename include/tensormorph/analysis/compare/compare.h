@@ -30,6 +30,7 @@
 #include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 #include "tensormorph/devices/device_db.h"
+#include "tensormorph/model/precision.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph {
@@ -47,6 +48,9 @@ struct CompareQuery {
   size_t top = 0;  // keep the N rows with the most time on any side; 0 = all
   // Device table for the percent of roof (built-in entries with --device-spec applied).
   const std::vector<DeviceSpec>* devices = nullptr;  // null = BuiltInDevices()
+  // false: no timeline per side (busy, span, steps, launch latency and idle stay 0), for callers
+  // that need the rows only (predict, calibrate).
+  bool side_headers = true;
 };
 
 // One side's figures for a row.
@@ -58,11 +62,13 @@ struct CompareCell {
   int64_t transfer_ns = 0;            // memcpy/memset launched in the calls' subtrees
   Backend backend = Backend::kOther;  // where most of device_ns ran
   std::string device;                 // DeviceLabel of that device
+  uint32_t device_index = kNoDevice;  // that device in the side's Trace::devices
   // The FLOP counter's work of the outermost counted op in each call (analysis/flops), summed
   // over the calls that have it, and the device time of those calls.
   std::optional<double> flops, bytes;
   uint64_t calls_with_flops = 0;
   int64_t flops_device_ns = 0;
+  Precision precision = Precision::kUnknown;  // the precision with the most of the FLOPs
   std::optional<double> achieved_flops_per_s, achieved_bytes_per_s;
   // Achieved FLOP/s against the device's ceiling at the row's intensity (roofline.h), in percent;
   // absent when the device has no peaks or the bytes are unknown.

@@ -1,0 +1,144 @@
+// What another device would have done with a trace's ops (`tensormorph predict`,
+// docs/predict.md).
+//
+// Rows are the trace's outermost ops by name, input dims and dtypes, plus kernels under no op per
+// category, as `tensormorph compare` makes them (so they add up to the trace's kernel time). For
+// each row and target device the model is stated:
+//  - roofline: the row's work (FLOPs of its precision, bytes; analysis/flops) against the target's
+//    roof, at the fraction of roof the row's category reaches on the target's family, plus the
+//    family's latency floor per kernel: kernels * floor + max(FLOPs / peak, bytes / bandwidth) /
+//    fraction. `bound` is compute or memory by which term of the max is larger, latency when the
+//    floors are more than half of the prediction. The part of the row's device time that its
+//    counted work does not cover is added by its category ratio (below), the model then being
+//    roofline+category_ratio.
+//  - category_ratio: kernels * the target family's floor + the row's time past the source
+//    family's floors (measured - kernels * floor) * the category's ratio between the families
+//    (calibration.h), measured on pairs of traces of the same workload.
+//  - same_device: the target is the source's own database entry; the measured time.
+//  - none: none of the above is known. No prediction: never a copy of the measured time.
+// Calibrations come from calibration.h (the built-in one, or the user's).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tensormorph/analysis/compare/compare.h"
+#include "tensormorph/analysis/predict/calibration.h"
+#include "tensormorph/analysis/roofline.h"
+
+namespace tensormorph {
+
+enum class PredictModel : uint8_t {
+  kRoofline,
+  kRooflineAndRatio,
+  kCategoryRatio,
+  kSameDevice,
+  kNone
+};
+// "roofline", "roofline+category_ratio", "category_ratio", "same_device", "none".
+const char* PredictModelName(PredictModel model);
+
+struct PredictQuery {
+  std::vector<const DeviceSpec*> targets;            // into *devices
+  const Calibration* calibration = nullptr;          // null = BuiltInCalibration()
+  const std::vector<DeviceSpec>* devices = nullptr;  // null = BuiltInDevices()
+  size_t top = 0;  // keep the N rows with the most measured time; 0 = all
+};
+
+struct Prediction {
+  std::optional<int64_t> predicted_ns;  // absent for model none
+  PredictModel model = PredictModel::kNone;
+  std::optional<Bound> bound;  // roofline rows: compute, memory or latency
+  std::string why_none;        // model none: what was missing
+};
+
+struct PredictRow {
+  std::string key, name;
+  WorkCategory category = WorkCategory::kOther;
+  std::string shapes, dtypes;  // JSON lists, "" for kernels under no op
+  std::string origin = "op";   // "op" or "no_op"
+  uint64_t calls = 0, kernels = 0;
+  int64_t measured_ns = 0;
+  int64_t counted_ns = 0;  // of measured_ns, the kernels the FLOP counter's work covers
+  std::optional<double> flops, bytes;
+  Precision precision = Precision::kUnknown;
+  std::vector<Prediction> predictions;  // parallel to the targets
+};
+
+struct PredictTargetTotal {
+  int64_t measured_ns = 0;              // the trace's kernel time
+  int64_t predicted_ns = 0;             // summed over the rows with a prediction
+  int64_t unpredicted_measured_ns = 0;  // measured time of the rows without one (model none)
+};
+
+struct PredictCategory {
+  WorkCategory category = WorkCategory::kOther;
+  int64_t measured_ns = 0;
+  std::vector<PredictTargetTotal> targets;
+};
+
+struct PredictTargetInfo {
+  std::string key, name, family;
+  std::string unusable;  // why the target cannot be predicted at all (no figures); "" if usable
+};
+
+struct PredictResult {
+  std::string source_label;  // the trace's busiest device (DeviceLabel)
+  std::string source_key;    // its database entry; "" when unmatched
+  std::string source_family;
+  std::string source_match;  // how it matched, or why not
+  std::vector<PredictTargetInfo> targets;
+  std::vector<PredictRow> rows;  // by measured time, largest first
+  size_t row_count_before_top = 0;
+  std::vector<PredictCategory> categories;  // categories with measured time
+  std::vector<PredictTargetTotal> totals;   // parallel to targets
+};
+
+// Predicts every row of side `side` of `compared` (CompareTraces of the trace alone, or with
+// others: then only that side's cells are read) on each target.
+PredictResult PredictRows(const CompareResult& compared, size_t side, const LinkedTrace& linked,
+                          const PredictQuery& query);
+
+// CompareTraces({&linked}, by shape), then PredictRows.
+PredictResult PredictTrace(const LinkedTrace& linked, const PredictQuery& query);
+
+}  // namespace tensormorph
+
+namespace tensormorph {
+
+// How wrong a prediction was, on a trace measured on the target (`predict A --measured B`; the
+// evaluation in docs/predict.md). Rows are those compare matches between the two traces (same
+// op, shapes and call count) with time on both and a prediction; the figures are medians of
+// |predicted - measured| / measured over them, in percent, for the model and two baselines over
+// the same rows:
+//  - no_change: predicted = the time measured on the source;
+//  - peak_ratio: the source time times source peak / target peak, the peak being the compute
+//    peak of the row's precision for compute-bound rows (roofline on the source: FLOPs over the
+//    compute peak above bytes over the bandwidth; rows without work: gemm, attention and
+//    convolution, at the trace's dominant precision) and the memory bandwidth for the others.
+struct EvaluationScore {
+  uint64_t rows = 0;
+  int64_t source_ns = 0, target_ns = 0, predicted_ns = 0;  // summed over the rows
+  double model_mdape = 0, no_change_mdape = 0;
+  std::optional<double> peak_ratio_mdape;  // absent when a peak is unknown
+};
+
+struct PredictEvaluation {
+  std::string measured_path, target_key;
+  std::vector<std::optional<int64_t>> target_ns;  // parallel to PredictResult::rows
+  std::vector<std::optional<int64_t>> peak_ratio_ns;  // the peak_ratio baseline, the same rows
+  std::array<std::optional<EvaluationScore>, kWorkCategoryCount> categories{};
+  EvaluationScore overall;
+  uint64_t rows_without_prediction = 0;  // matched rows the model gave none for
+  int64_t target_ns_without_prediction = 0;
+};
+
+// `pair`: CompareTraces({&source, &measured}) by shape; `predicted`: PredictRows(pair, 0, ...)
+// with the measured trace's device as its first target, before any --top.
+PredictEvaluation EvaluatePrediction(const CompareResult& pair, const PredictResult& predicted,
+                                     const DeviceSpec& source, const DeviceSpec& target,
+                                     const std::string& measured_path);
+
+}  // namespace tensormorph

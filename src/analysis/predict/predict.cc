@@ -1,0 +1,244 @@
+// PredictRows / PredictTrace (predict.h): each row's model, stated, on each target.
+
+#include "tensormorph/analysis/predict/predict.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/predict/roof_time.h"
+#include "tensormorph/analysis/kernels.h"
+
+namespace tensormorph {
+namespace {
+
+// A floor share above this makes a roofline row latency-bound.
+constexpr double kLatencyShare = 0.5;
+
+int64_t RoundNs(double ns) {
+  return static_cast<int64_t>(std::llround(ns));
+}
+
+struct Target {
+  const DeviceSpec* spec = nullptr;
+  std::string family;
+  const FamilyCalibration* calibration = nullptr;
+};
+
+class Predictor {
+ public:
+  Predictor(const Calibration& calibration, const DeviceSpec* source, std::string source_family)
+      : calibration_(calibration), source_(source), source_family_(std::move(source_family)) {}
+
+  Prediction Predict(const PredictRow& row, const Target& target) const {
+    Prediction p;
+    if (source_ != nullptr && target.spec == source_) {
+      p.model = PredictModel::kSameDevice;
+      p.predicted_ns = row.measured_ns;
+      return p;
+    }
+    // The kernels of the part the FLOP counter covers (all, unless part of the row is not).
+    const auto row_kernels = static_cast<double>(row.kernels);
+    const double counted_kernels = row.measured_ns > 0
+                                       ? row_kernels * static_cast<double>(row.counted_ns) /
+                                             static_cast<double>(row.measured_ns)
+                                       : 0;
+    if (std::optional<Prediction> roofline = Roofline(row, counted_kernels, target)) {
+      p = *roofline;
+      const int64_t rest = row.measured_ns - row.counted_ns;
+      if (rest <= 0) return p;
+      std::optional<double> rest_ns =
+          ByRatio(row.category, rest, row_kernels - counted_kernels, target);
+      if (!rest_ns)
+        return None(row, target,
+                    "part of the row's time is not covered by the FLOP "
+                    "counter, and ");
+      p.model = PredictModel::kRooflineAndRatio;
+      *p.predicted_ns += RoundNs(*rest_ns);
+      return p;
+    }
+    if (std::optional<double> ns = ByRatio(row.category, row.measured_ns, row_kernels, target)) {
+      p.model = PredictModel::kCategoryRatio;
+      p.predicted_ns = RoundNs(*ns);
+      return p;
+    }
+    return None(row, target, "no work estimate for the row, and ");
+  }
+
+ private:
+  Prediction None(const PredictRow& row, const Target& target, const std::string& why) const {
+    Prediction p;
+    p.why_none = source_ == nullptr
+                     ? "the trace's device is not in the device database"
+                     : why + "no " + WorkCategoryName(row.category) + " ratio " + source_family_ +
+                           " -> " + target.family + " is calibrated";
+    return p;
+  }
+
+  // kernels * target floor + the time past the source floors * the category's work ratio.
+  std::optional<double> ByRatio(WorkCategory category, int64_t measured_ns, double kernels,
+                                const Target& target) const {
+    if (source_ == nullptr || source_calibration_ == nullptr || target.calibration == nullptr) {
+      return std::nullopt;
+    }
+    const CategoryRatio* ratio = calibration_.Ratio(source_family_, target.family, category);
+    if (ratio == nullptr) return std::nullopt;
+    const double work =
+        std::max(0.0, static_cast<double>(measured_ns) -
+                          kernels * static_cast<double>(source_calibration_->kernel_floor_ns));
+    return kernels * static_cast<double>(target.calibration->kernel_floor_ns) + work * ratio->ratio;
+  }
+
+  // kernels * target floor + max(FLOPs / peak, bytes / bandwidth) / the fraction of roof the
+  // category reaches on the target's family; nullopt when a figure is missing.
+  std::optional<Prediction> Roofline(const PredictRow& row, double kernels,
+                                     const Target& target) const {
+    if (!row.flops || !row.bytes || row.counted_ns <= 0 || target.calibration == nullptr) {
+      return std::nullopt;
+    }
+    const std::optional<CategoryEfficiency>& efficiency =
+        target.calibration->efficiency[static_cast<size_t>(row.category)];
+    if (!efficiency) return std::nullopt;
+    const std::optional<RoofTime> roof =
+        RoofTimeOn(*target.spec, row.precision, *row.flops, *row.bytes);
+    if (!roof) return std::nullopt;
+    const double floors = kernels * static_cast<double>(target.calibration->kernel_floor_ns);
+    const double work = roof->ns() / efficiency->fraction_of_roof;
+    Prediction p;
+    p.model = PredictModel::kRoofline;
+    p.predicted_ns = RoundNs(floors + work);
+    p.bound = floors > kLatencyShare * (floors + work) ? Bound::kLatency
+              : roof->compute_bound()                  ? Bound::kCompute
+                                                       : Bound::kMemory;
+    return p;
+  }
+
+  const Calibration& calibration_;
+  const DeviceSpec* source_;
+  std::string source_family_;
+  const FamilyCalibration* source_calibration_ = calibration_.Family(source_family_);
+};
+
+void AddTo(PredictTargetTotal* total, const PredictRow& row, const Prediction& p) {
+  total->measured_ns += row.measured_ns;
+  if (p.predicted_ns) {
+    total->predicted_ns += *p.predicted_ns;
+  } else {
+    total->unpredicted_measured_ns += row.measured_ns;
+  }
+}
+
+}  // namespace
+
+const char* PredictModelName(PredictModel model) {
+  switch (model) {
+    case PredictModel::kRoofline:
+      return "roofline";
+    case PredictModel::kRooflineAndRatio:
+      return "roofline+category_ratio";
+    case PredictModel::kCategoryRatio:
+      return "category_ratio";
+    case PredictModel::kSameDevice:
+      return "same_device";
+    case PredictModel::kNone:
+      return "none";
+  }
+  return "none";
+}
+
+PredictResult PredictRows(const CompareResult& compared, size_t side, const LinkedTrace& linked,
+                          const PredictQuery& query) {
+  const Trace& trace = linked.trace();
+  const std::vector<DeviceSpec>& devices = query.devices ? *query.devices : BuiltInDevices();
+  const Calibration& calibration = query.calibration ? *query.calibration : BuiltInCalibration();
+  PredictResult result;
+
+  // The source: the busiest device of the trace.
+  const DeviceSpec* source = nullptr;
+  if (const uint32_t busiest = BusiestDevice(trace); busiest != kNoDevice) {
+    result.source_label = DeviceLabel(trace, busiest, false);
+    const DeviceMatch match = MatchTraceDevice(devices, trace.devices[busiest]);
+    result.source_match = match.reason;
+    if (match.matched()) {
+      source = match.spec;
+      result.source_key = source->key;
+      result.source_family = DeviceFamily(*source);
+    }
+  } else {
+    result.source_match = "the trace has no kernels";
+  }
+
+  std::vector<Target> targets;
+  for (const DeviceSpec* spec : query.targets) {
+    Target t{spec, DeviceFamily(*spec), nullptr};
+    t.calibration = calibration.Family(t.family);
+    PredictTargetInfo info{spec->key, spec->name, t.family, ""};
+    const bool any_ratio = std::any_of(
+        calibration.ratios.begin(), calibration.ratios.end(),
+        [&](const CategoryRatio& r) { return r.from == result.source_family && r.to == t.family; });
+    if (spec != source && !any_ratio && (!BandwidthOf(*spec) || t.calibration == nullptr)) {
+      info.unusable = !BandwidthOf(*spec)
+                          ? "the device database has no peaks for it (give them with "
+                            "--device-spec), and no ratio to it is calibrated"
+                          : "its family " + t.family +
+                                " is not calibrated (tensormorph calibrate TRACES... on it, then "
+                                "--calibration FILE)";
+    }
+    result.targets.push_back(std::move(info));
+    targets.push_back(t);
+  }
+  const Predictor predictor(calibration, source, result.source_family);
+
+  result.totals.resize(targets.size());
+  std::array<std::optional<PredictCategory>, kWorkCategoryCount> categories;
+  for (const CompareRow& compare_row : compared.rows) {
+    const std::optional<CompareCell>& cell = compare_row.sides[side];
+    if (!cell) continue;
+    PredictRow row;
+    row.key = compare_row.key;
+    row.name = compare_row.name;
+    row.category = compare_row.category;
+    row.shapes = compare_row.shapes;
+    row.dtypes = compare_row.dtypes;
+    row.origin = compare_row.origin;
+    row.calls = cell->calls;
+    row.kernels = cell->kernels;
+    row.measured_ns = cell->device_ns;
+    row.counted_ns = cell->flops ? cell->flops_device_ns : 0;
+    row.flops = cell->flops;
+    row.bytes = cell->bytes;
+    row.precision = cell->precision;
+    std::optional<PredictCategory>& category = categories[static_cast<size_t>(row.category)];
+    if (!category) {
+      category.emplace();
+      category->category = row.category;
+      category->targets.resize(targets.size());
+    }
+    category->measured_ns += row.measured_ns;
+    for (size_t t = 0; t < targets.size(); ++t) {
+      row.predictions.push_back(predictor.Predict(row, targets[t]));
+      AddTo(&result.totals[t], row, row.predictions.back());
+      AddTo(&category->targets[t], row, row.predictions.back());
+    }
+    result.rows.push_back(std::move(row));
+  }
+  for (std::optional<PredictCategory>& c : categories) {
+    if (c && c->measured_ns > 0) result.categories.push_back(std::move(*c));
+  }
+  std::stable_sort(result.rows.begin(), result.rows.end(),
+                   [](const PredictRow& a, const PredictRow& b) {
+                     if (a.measured_ns != b.measured_ns) return a.measured_ns > b.measured_ns;
+                     return a.key < b.key;
+                   });
+  result.row_count_before_top = result.rows.size();
+  if (query.top > 0 && result.rows.size() > query.top) result.rows.resize(query.top);
+  return result;
+}
+
+PredictResult PredictTrace(const LinkedTrace& linked, const PredictQuery& query) {
+  CompareQuery compare;
+  compare.devices = query.devices;
+  compare.side_headers = false;
+  return PredictRows(CompareTraces({&linked}, compare), 0, linked, query);
+}
+
+}  // namespace tensormorph

@@ -1,0 +1,196 @@
+// `tensormorph predict TRACE --device KEY[,KEY...]`: the trace's ops on other devices
+// (analysis/predict), and `tensormorph calibrate TRACES... -o FILE`: the figures it uses.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "report/predict_report.h"
+#include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/predict/predict.h"
+
+namespace tensormorph {
+namespace {
+
+struct PredictOptions {
+  CommonOptions common;
+  std::string targets;  // comma-separated database keys
+  std::string calibration;
+  std::vector<std::string> spec_files;
+  size_t top = 0;
+  std::string measured;  // a trace of the workload on the target: evaluate against it
+  std::string output;
+};
+
+struct CalibrateOptions {
+  CommonOptions common;
+  std::vector<std::string> spec_files;
+  std::string output;
+};
+
+const DeviceSpec* FindDevice(const std::vector<DeviceSpec>& devices, std::string_view key) {
+  for (const DeviceSpec& d : devices) {
+    if (!key.empty() && d.key == key) return &d;
+  }
+  return nullptr;
+}
+
+// The entries of `keys` ("mi300x,h100-sxm5-80gb"); an unknown key is a usage error.
+int ResolveTargets(const std::string& keys, const std::vector<DeviceSpec>& devices,
+                   std::vector<const DeviceSpec*>* targets) {
+  for (const std::string& key : SplitLabels(keys)) {
+    const DeviceSpec* found = FindDevice(devices, key);
+    if (found == nullptr) {
+      return PrintError(kExitUsage,
+                        fmt::format("--device: no device \"{}\" in the device database (the keys: "
+                                    "tensormorph devices; more with --device-spec)",
+                                    key),
+                        "predict");
+    }
+    targets->push_back(found);
+  }
+  return kExitOk;
+}
+
+// Evaluation: the measured trace's device is the first target.
+int AddMeasuredTarget(const LinkedTrace& measured, const std::vector<DeviceSpec>& devices,
+                      std::vector<const DeviceSpec*>* targets) {
+  const Trace& trace = measured.trace();
+  const uint32_t busiest = BusiestDevice(trace);
+  if (busiest == kNoDevice) {
+    return PrintError(kExitUnreadable, trace.path + ": --measured: no kernels on a device");
+  }
+  const Device& device = trace.devices[busiest];
+  const DeviceMatch match = MatchTraceDevice(devices, device);
+  if (!match.matched()) {
+    return PrintError(kExitUnreadable,
+                      fmt::format("{}: --measured: device \"{}\" is not in the device database "
+                                  "({}); add it with --device-spec",
+                                  trace.path, device.name, match.reason));
+  }
+  std::erase(*targets, match.spec);
+  targets->insert(targets->begin(), match.spec);
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandRunner AddPredictCommand(CLI::App* app) {
+  auto options = std::make_shared<PredictOptions>();
+  CLI::App* command = app->add_subcommand(
+      "predict", "what other devices would have taken for the trace's ops, per op and category");
+  AddCommonOptions(command, &options->common);
+  command->get_option("TRACE")->expected(1)->description(
+      TraceArgumentHelp("the trace file or folder to predict from,"));
+  command->add_option("--device", options->targets,
+                      "the target devices, as device-database keys separated by commas "
+                      "(tensormorph devices)");
+  command->add_option("--measured", options->measured,
+                      "a trace of the same workload on the target device: evaluate the "
+                      "prediction against it (the device is the first target)");
+  command->add_option("--calibration", options->calibration,
+                      "a calibration written by tensormorph calibrate (default: the built-in one)");
+  command->add_option("--device-spec", options->spec_files,
+                      "JSON file adding or overriding device peaks (docs/devices.md)");
+  command->add_option("--top", options->top, "show only the N rows with the most time (0 = all)");
+  command->add_option("-o,--output", options->output, "write the report to FILE instead of stdout");
+  return [options]() {
+    std::vector<DeviceSpec> devices;
+    if (int rc = LoadDevices(options->spec_files, &devices); rc != kExitOk) return rc;
+    std::vector<const DeviceSpec*> targets;
+    if (!options->targets.empty()) {
+      if (int rc = ResolveTargets(options->targets, devices, &targets); rc != kExitOk) return rc;
+    }
+    std::optional<Calibration> calibration;
+    if (!options->calibration.empty()) {
+      StatusOr<Calibration> loaded = LoadCalibration(options->calibration);
+      if (!loaded.ok()) return PrintError(options->calibration, loaded.status());
+      calibration = std::move(loaded).value();
+    }
+    std::vector<Trace> traces;
+    if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
+    if (traces.size() != 1) {
+      return PrintError(kExitUsage, fmt::format("predict reads one trace, got {}", traces.size()),
+                        "predict");
+    }
+    if (!options->measured.empty()) {
+      CommonOptions measured = options->common;
+      measured.inputs = {options->measured};
+      std::vector<Trace> loaded;
+      if (int rc = LoadInputs(measured, &loaded); rc != kExitOk) return rc;
+      traces.push_back(std::move(loaded[0]));
+    }
+    PrintWarnings(traces);
+    const std::vector<LinkedTrace> linked = LinkTraces(traces, LinkOptionsOf(options->common));
+    if (!options->measured.empty()) {
+      if (int rc = AddMeasuredTarget(linked[1], devices, &targets); rc != kExitOk) return rc;
+    }
+    if (targets.empty()) {
+      return PrintError(kExitUsage, "give --device KEY[,KEY...] or --measured TRACE", "predict");
+    }
+    PredictQuery query;
+    query.targets = targets;
+    query.calibration = calibration ? &*calibration : nullptr;
+    query.devices = &devices;
+    std::optional<PredictEvaluation> evaluation;
+    PredictResult result;
+    if (options->measured.empty()) {
+      query.top = options->top;
+      result = PredictTrace(linked[0], query);
+    } else {
+      CompareQuery compare;
+      compare.devices = &devices;
+      compare.side_headers = false;
+      const CompareResult pair = CompareTraces({&linked[0], &linked[1]}, compare);
+      result = PredictRows(pair, 0, linked[0], query);
+      const DeviceSpec* source = FindDevice(devices, result.source_key);
+      if (source == nullptr) {
+        return PrintError(kExitUnreadable,
+                          fmt::format("{}: --measured: the trace's device {} is not in the device "
+                                      "database ({}); add it with --device-spec",
+                                      traces[0].path, result.source_label, result.source_match));
+      }
+      evaluation = EvaluatePrediction(pair, result, *source, *targets[0], options->measured);
+      if (options->top > 0 && result.rows.size() > options->top) {
+        result.rows.resize(options->top);
+        evaluation->target_ns.resize(options->top);
+        evaluation->peak_ratio_ns.resize(options->top);
+      }
+    }
+    std::ostringstream text;
+    RenderPredict(options->output.empty() ? std::cout : text, traces[0], result,
+                  evaluation ? &*evaluation : nullptr, FormatOf(options->common));
+    return options->output.empty() ? kExitOk : WriteOutputFile(options->output, text.str());
+  };
+}
+
+CommandRunner AddCalibrateCommand(CLI::App* app) {
+  auto options = std::make_shared<CalibrateOptions>();
+  CLI::App* command = app->add_subcommand(
+      "calibrate",
+      "measure the latency floors, fractions of roof and category ratios predict uses, on your "
+      "own traces");
+  // The input options every command shares; --format is the tables' and means nothing here,
+  // whose output is always a tensormorph.calibration/1 file.
+  AddCommonOptions(command, &options->common);
+  command->remove_option(command->get_option("--format"));
+  command->add_option("--device-spec", options->spec_files,
+                      "JSON file adding or overriding device peaks (docs/devices.md)");
+  command->add_option("-o,--output", options->output, "write the calibration to FILE")->required();
+  return [options]() {
+    std::vector<DeviceSpec> devices;
+    if (int rc = LoadDevices(options->spec_files, &devices); rc != kExitOk) return rc;
+    std::vector<Trace> traces;
+    if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
+    PrintWarnings(traces);
+    const std::vector<LinkedTrace> linked = LinkTraces(traces, LinkOptionsOf(options->common));
+    StatusOr<Calibration> calibration = Calibrate(Pointers(linked), devices);
+    if (!calibration.ok()) return PrintError(kExitUnreadable, calibration.status().message());
+    return WriteOutputFile(options->output, CalibrationJson(*calibration));
+  };
+}
+
+}  // namespace tensormorph
