@@ -19,16 +19,21 @@ DEFAULT_RUNS=${TM_FUZZ_RUNS:-4000}
 DATA=${TM_SHARED_DATA:-../shared/data}
 ART=$BUILD/fuzz-artifacts
 mkdir -p "$ART"
+rm -f "$ART"/*.ran
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 for bin in fuzz_import fuzz_sqlite_schema fuzz_gzip fuzz_calibration; do
   [ -x "$BUILD/tests/fuzz/$bin" ] || { echo "fuzz: $BUILD/tests/fuzz/$bin missing (build with scripts/sanitize.sh)" >&2; exit 1; }
 done
 
-total_runs=0
-harnesses=0
+# Harnesses run TM_FUZZ_JOBS at a time (default: one per core); each libFuzzer process is
+# single-threaded, and each harness has its own corpus, logs and artifacts, so they do not interfere.
+FUZZ_JOBS=${TM_FUZZ_JOBS:-$(nproc)}
+running=0
+failed=0
 # run_harness NAME SEEDS DICT RUNS MAX_LEN BINARY: fuzzes one harness, replaying its kept crashers
-# (tests/fuzz/regressions/NAME/) first. The binary reads its format from the environment.
+# (tests/fuzz/regressions/NAME/) first. The binary reads its format from the environment. It runs
+# in a subshell (start_harness), so it reports through its exit status and $ART/NAME.ran.
 run_harness() {
   local harness=$1 seeds=$2 dict_name=$3 runs=$4 max_len=$5 bin=$BUILD/tests/fuzz/$6
   local corpus mode
@@ -64,10 +69,22 @@ run_harness() {
   fi
   local ran seconds
   ran=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
-  total_runs=$((total_runs + ran))
-  harnesses=$((harnesses + 1))
+  echo "$ran" >"$ART/$harness.ran"
   seconds=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | grep -o '[0-9]* second' | grep -o '[0-9]*' || echo "?")
   printf 'fuzz: %-25s %8s runs in %ss, no failures\n' "$harness" "$ran" "$seconds"
+}
+
+# start_harness ARGS...: run_harness in the background, at most FUZZ_JOBS at once; after a
+# failure no further harness starts.
+start_harness() {
+  [ "$failed" -eq 0 ] || return 0
+  rm -f "$ART/$1.ran"
+  (run_harness "$@") &
+  running=$((running + 1))
+  if [ "$running" -ge "$FUZZ_JOBS" ]; then
+    wait -n || failed=1
+    running=$((running - 1))
+  fi
 }
 
 # Every format of the importer registry, and the sniffer (""), with its seeds from
@@ -94,13 +111,25 @@ for format in "" "${formats[@]}"; do
   fi
   export TM_FUZZ_FORMAT=$format
   unset TM_FUZZ_SCHEMA_SEED TM_FUZZ_SCHEMA_TABLES
-  run_harness "$harness" "$SEEDS" "$DICT" "$RUNS" "$MAX_LEN" fuzz_import
+  start_harness "$harness" "$SEEDS" "$DICT" "$RUNS" "$MAX_LEN" fuzz_import
   if [ -n "$SCHEMA_SEED" ]; then
     export TM_FUZZ_SCHEMA_SEED=$SCHEMA_SEED TM_FUZZ_SCHEMA_TABLES=$SCHEMA_TABLES
-    run_harness "$harness-schema" "" "" "" "" fuzz_sqlite_schema
+    start_harness "$harness-schema" "" "" "" "" fuzz_sqlite_schema
   fi
 done
 unset TM_FUZZ_FORMAT TM_FUZZ_SCHEMA_SEED TM_FUZZ_SCHEMA_TABLES
-run_harness gzip "$DATA/kineto/hta/*.json.gz" "" "" "" fuzz_gzip
-run_harness calibration "src/analysis/predict/calibration.json" json "" "" fuzz_calibration
+start_harness gzip "$DATA/kineto/hta/*.json.gz" "" "" "" fuzz_gzip
+start_harness calibration "src/analysis/predict/calibration.json" json "" "" fuzz_calibration
+while [ "$running" -gt 0 ]; do
+  wait -n || failed=1
+  running=$((running - 1))
+done
+[ "$failed" -eq 0 ] || exit 1
+shopt -s nullglob
+harnesses=0
+total_runs=0
+for ran_file in "$ART"/*.ran; do
+  harnesses=$((harnesses + 1))
+  total_runs=$((total_runs + $(cat "$ran_file")))
+done
 echo "fuzz: $harnesses harnesses, $total_runs runs in all, no failures"

@@ -24,6 +24,7 @@
 #include "tensormorph/analysis/occupancy/occupancy.h"         // IWYU pragma: export
 #include "tensormorph/analysis/ops/ops.h"                     // IWYU pragma: export
 #include "tensormorph/analysis/predict/calibration.h"         // IWYU pragma: export
+#include "tensormorph/analysis/predict/op_predictions.h"      // IWYU pragma: export
 #include "tensormorph/analysis/predict/predict.h"             // IWYU pragma: export
 #include "tensormorph/analysis/profile/build.h"               // IWYU pragma: export
 #include "tensormorph/analysis/profile/profile.h"             // IWYU pragma: export

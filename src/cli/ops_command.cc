@@ -3,8 +3,10 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/predict_targets.h"
 #include "report/ops_report.h"
 #include "tensormorph/analysis/ops/ops.h"
+#include "tensormorph/analysis/predict/op_predictions.h"
 
 namespace tensormorph {
 namespace {
@@ -12,6 +14,7 @@ namespace {
 struct OpsOptions {
   CommonOptions common;
   OpQuery query;
+  PredictTargetOptions predict;  // --predict KEY[,KEY...]: the predicted columns
 };
 
 }  // namespace
@@ -33,14 +36,43 @@ CommandRunner AddOpsCommand(CLI::App* app) {
                     "one row per module path and op (nn.Module frames, record_function ranges)");
   command->add_flag("--by-input", query.by_input,
                     "keep inputs (ranks) apart instead of combining them");
+  command->add_option("--predict", options->predict.targets,
+                      "add what each op would take on these devices (device-database keys "
+                      "separated by commas; tensormorph predict has the models)");
+  AddPredictFileOptions(command, &options->predict);
   return [options]() {
+    const OpQuery& query = options->query;
+    const bool predicting = !options->predict.targets.empty();
+    if (predicting && (query.by_instance || query.by_stack)) {
+      return PrintError(kExitUsage,
+                        "--predict adds predictions to rows by op name (with --by-input too); "
+                        "rows by instance or by module path are not predicted (for rows per "
+                        "op and input shapes: tensormorph predict TRACE --device KEY)",
+                        "tensormorph ops");
+    }
+    if (int rc = CheckPredictFilesNeedTargets(options->predict, "tensormorph ops"); rc != kExitOk) {
+      return rc;
+    }
+    PredictTargetData predict_data;
+    PredictQuery predict_query;
+    if (predicting) {
+      if (int rc = ResolvePredictTargets(options->predict, "--predict", "tensormorph ops",
+                                         &predict_data, &predict_query);
+          rc != kExitOk) {
+        return rc;
+      }
+    }
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
-    const OpQuery& query = options->query;
     const std::vector<LinkedTrace> linked = LinkTraces(traces, LinkOptionsOf(options->common));
-    RenderOps(std::cout, Pointers(traces), query, SummarizeOps(Pointers(linked), query),
-              FormatOf(options->common));
+    const OpSummary summary = SummarizeOps(Pointers(linked), query);
+    std::optional<OpPredictions> predictions;
+    if (predicting) {
+      predictions = PredictOps(summary, query, Pointers(linked), predict_query);
+    }
+    RenderOps(std::cout, Pointers(traces), query, summary, FormatOf(options->common),
+              predictions ? &*predictions : nullptr);
     return kExitOk;
   };
 }

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/predict_targets.h"
 #include "report/predict_report.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/predict/predict.h"
@@ -17,9 +18,7 @@ namespace {
 
 struct PredictOptions {
   CommonOptions common;
-  std::string targets;  // comma-separated database keys
-  std::string calibration;
-  std::vector<std::string> spec_files;
+  PredictTargetOptions targets;  // --device, --calibration, --device-spec
   size_t top = 0;
   std::string measured;  // a trace of the workload on the target: evaluate against it
   std::string output;
@@ -30,30 +29,6 @@ struct CalibrateOptions {
   std::vector<std::string> spec_files;
   std::string output;
 };
-
-const DeviceSpec* FindDevice(const std::vector<DeviceSpec>& devices, std::string_view key) {
-  for (const DeviceSpec& d : devices) {
-    if (!key.empty() && d.key == key) return &d;
-  }
-  return nullptr;
-}
-
-// The entries of `keys` ("mi300x,h100-sxm5-80gb"); an unknown key is a usage error.
-int ResolveTargets(const std::string& keys, const std::vector<DeviceSpec>& devices,
-                   std::vector<const DeviceSpec*>* targets) {
-  for (const std::string& key : SplitLabels(keys)) {
-    const DeviceSpec* found = FindDevice(devices, key);
-    if (found == nullptr) {
-      return PrintError(kExitUsage,
-                        fmt::format("--device: no device \"{}\" in the device database (the keys: "
-                                    "tensormorph devices; more with --device-spec)",
-                                    key),
-                        "predict");
-    }
-    targets->push_back(found);
-  }
-  return kExitOk;
-}
 
 // Evaluation: the measured trace's device is the first target.
 int AddMeasuredTarget(const LinkedTrace& measured, const std::vector<DeviceSpec>& devices,
@@ -85,36 +60,29 @@ CommandRunner AddPredictCommand(CLI::App* app) {
   AddCommonOptions(command, &options->common);
   command->get_option("TRACE")->expected(1)->description(
       TraceArgumentHelp("the trace file or folder to predict from,"));
-  command->add_option("--device", options->targets,
+  command->add_option("--device", options->targets.targets,
                       "the target devices, as device-database keys separated by commas "
                       "(tensormorph devices)");
   command->add_option("--measured", options->measured,
                       "a trace of the same workload on the target device: evaluate the "
                       "prediction against it (the device is the first target)");
-  command->add_option("--calibration", options->calibration,
-                      "a calibration written by tensormorph calibrate (default: the built-in one)");
-  command->add_option("--device-spec", options->spec_files,
-                      "JSON file adding or overriding device peaks (docs/devices.md)");
+  AddPredictFileOptions(command, &options->targets);
   command->add_option("--top", options->top, "show only the N rows with the most time (0 = all)");
   command->add_option("-o,--output", options->output, "write the report to FILE instead of stdout");
   return [options]() {
-    std::vector<DeviceSpec> devices;
-    if (int rc = LoadDevices(options->spec_files, &devices); rc != kExitOk) return rc;
-    std::vector<const DeviceSpec*> targets;
-    if (!options->targets.empty()) {
-      if (int rc = ResolveTargets(options->targets, devices, &targets); rc != kExitOk) return rc;
+    PredictTargetData data;
+    PredictQuery query;
+    if (int rc = ResolvePredictTargets(options->targets, "--device", "tensormorph predict", &data,
+                                       &query);
+        rc != kExitOk) {
+      return rc;
     }
-    std::optional<Calibration> calibration;
-    if (!options->calibration.empty()) {
-      StatusOr<Calibration> loaded = LoadCalibration(options->calibration);
-      if (!loaded.ok()) return PrintError(options->calibration, loaded.status());
-      calibration = std::move(loaded).value();
-    }
+    const std::vector<DeviceSpec>& devices = data.devices;
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     if (traces.size() != 1) {
       return PrintError(kExitUsage, fmt::format("predict reads one trace, got {}", traces.size()),
-                        "predict");
+                        "tensormorph predict");
     }
     if (!options->measured.empty()) {
       CommonOptions measured = options->common;
@@ -126,15 +94,14 @@ CommandRunner AddPredictCommand(CLI::App* app) {
     PrintWarnings(traces);
     const std::vector<LinkedTrace> linked = LinkTraces(traces, LinkOptionsOf(options->common));
     if (!options->measured.empty()) {
-      if (int rc = AddMeasuredTarget(linked[1], devices, &targets); rc != kExitOk) return rc;
+      if (int rc = AddMeasuredTarget(linked[1], devices, &query.targets); rc != kExitOk) {
+        return rc;
+      }
     }
-    if (targets.empty()) {
-      return PrintError(kExitUsage, "give --device KEY[,KEY...] or --measured TRACE", "predict");
+    if (query.targets.empty()) {
+      return PrintError(kExitUsage, "give --device KEY[,KEY...] or --measured TRACE",
+                        "tensormorph predict");
     }
-    PredictQuery query;
-    query.targets = targets;
-    query.calibration = calibration ? &*calibration : nullptr;
-    query.devices = &devices;
     std::optional<PredictEvaluation> evaluation;
     PredictResult result;
     if (options->measured.empty()) {
@@ -153,7 +120,7 @@ CommandRunner AddPredictCommand(CLI::App* app) {
                                       "database ({}); add it with --device-spec",
                                       traces[0].path, result.source_label, result.source_match));
       }
-      evaluation = EvaluatePrediction(pair, result, *source, *targets[0], options->measured);
+      evaluation = EvaluatePrediction(pair, result, *source, *query.targets[0], options->measured);
       if (options->top > 0 && result.rows.size() > options->top) {
         result.rows.resize(options->top);
         evaluation->target_ns.resize(options->top);

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/predict_targets.h"
 #include "cli/profile_input.h"
 #include "report/html/report.h"
 #include "tensormorph/analysis/diff/diff.h"
@@ -27,7 +28,8 @@ struct ReportOptions {
   size_t max_boxes = 100'000;
   bool compare = false;
   std::string compare_by = "shape";
-  std::string labels;  // comma-separated (SplitLabels)
+  std::string labels;            // comma-separated (SplitLabels)
+  PredictTargetOptions predict;  // --predict KEY[,KEY...]: the Compute panel's predictions
 };
 
 }  // namespace
@@ -61,6 +63,10 @@ CommandRunner AddReportCommand(CLI::App* app) {
       ->capture_default_str();
   command->add_option("--label", options->labels,
                       "a name for each side of --compare, in the order of the traces");
+  command->add_option("--predict", options->predict.targets,
+                      "the Compute panel says what each op would take on these devices "
+                      "(device-database keys separated by commas; tensormorph predict)");
+  AddPredictFileOptions(command, &options->predict);
   return [options]() {
     if (options->common.format != "table") {
       return PrintError(kExitUsage, fmt::format("report writes one HTML file; --format {} is for "
@@ -71,6 +77,20 @@ CommandRunner AddReportCommand(CLI::App* app) {
     if (!options->compare && !options->labels.empty()) {
       return PrintError(kExitUsage, "--label names the sides of --compare: add --compare",
                         "tensormorph report");
+    }
+    if (int rc = CheckPredictFilesNeedTargets(options->predict, "tensormorph report");
+        rc != kExitOk) {
+      return rc;
+    }
+    PredictTargetData predict_data;
+    ReportPageOptions page_options;
+    if (!options->predict.targets.empty()) {
+      page_options.predict.emplace();
+      if (int rc = ResolvePredictTargets(options->predict, "--predict", "tensormorph report",
+                                         &predict_data, &*page_options.predict);
+          rc != kExitOk) {
+        return rc;
+      }
     }
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
@@ -96,7 +116,6 @@ CommandRunner AddReportCommand(CLI::App* app) {
       diff->result =
           DiffProfiles(base, BuildBaseline(Pointers(linked), kTensormorphVersion), diff->options);
     }
-    ReportPageOptions page_options;
     page_options.timeline.min_gap_ns = std::llround(options->gap_us * 1000.0);
     page_options.max_raw_boxes = options->max_boxes;
     page_options.concurrent = options->common.threads != 1;

@@ -48,6 +48,7 @@ size_t HashOf(const OpInputs& s) {
   size_t seed = s.args.size();
   Mix(&seed, (s.has_types ? 1 : 0) | (s.has_values ? 2 : 0) | (s.has_strides ? 4 : 0) |
                  (s.consistent ? 8 : 0) | (s.spelling ? 16 : 0));
+  Mix(&seed, text(s.node));
   if (s.spelling) {
     // Spelled sets are read from their text: it decides the rest.
     Mix(&seed, text(s.spelling->dims));

@@ -227,9 +227,14 @@ void RenderTable(std::ostream& out, const CompareResult& result) {
   if (result.rows.size() < result.row_count_before_top) {
     out << fmt::format(", showing the top {}", result.rows.size());
   }
-  out << "; on each side the rows add up to its kernel time; ops matched by name, input dims and "
-         "dtypes"
-      << (result.keys_include_stack ? " and module path" : "") << ", in call order\n";
+  out << "; on each side the rows add up to its kernel time; ";
+  if (result.keys_are_nodes) {
+    out << "ONNX Runtime nodes matched by node and op name, in call order (input shapes as the "
+           "first side reports them; --by stack: one row per node)\n";
+  } else {
+    out << "ops matched by name, input dims and dtypes"
+        << (result.keys_include_stack ? " and module path" : "") << ", in call order\n";
+  }
 }
 
 void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
@@ -297,6 +302,7 @@ Json CompareJson(const std::vector<const Trace*>& traces, const CompareResult& r
   return {{"schema", "tensormorph.compare/1"},
           {"by", CompareByName(result.by)},
           {"keys_include_stack", result.keys_include_stack},
+          {"keys_are_nodes", result.keys_are_nodes},
           {"inputs", std::move(inputs)},
           {"sides", std::move(sides)},
           {"verdict", result.verdict},

@@ -39,8 +39,46 @@ std::string Rate(const std::optional<double>& flops_per_s) {
   return flops_per_s ? fmt::format("{:.3g}", *flops_per_s) : "-";
 }
 
+// "1.23 ms x0.81", with "(3 of 5 calls)" when calls nested in other ops are not predicted here;
+// "-" without outermost calls, "none" when no call had a prediction.
+std::string PredictionText(const OpRow& row, const OpPredictions& all, size_t row_index,
+                           size_t target) {
+  const std::vector<OpTargetPrediction>& predictions = all.rows[row_index];
+  if (predictions.empty()) {
+    return all.within[row_index].empty() ? "-" : "in " + all.within[row_index];
+  }
+  const OpTargetPrediction& p = predictions[target];
+  if (!p.predicted_ns) return "none";
+  const int64_t measured = p.measured_ns - p.unpredicted_measured_ns;
+  std::string text = FormatDuration(*p.predicted_ns);
+  if (measured > 0)
+    text += fmt::format(" x{:.2f}", static_cast<double>(*p.predicted_ns) / measured);
+  if (p.calls < row.calls) text += fmt::format(" ({} of {} calls)", p.calls, row.calls);
+  return text;
+}
+
+// "roofline", ..., "mixed" when the calls' models differ, "none" without a prediction.
+const char* ModelText(const OpTargetPrediction& p) {
+  return p.model ? PredictModelName(*p.model) : p.mixed_models ? "mixed" : "none";
+}
+
+void RenderPredictNotes(std::ostream& out, const OpPredictions& predictions) {
+  for (const PredictTargetInfo& t : predictions.targets) {
+    out << fmt::format("on {}: {}\n", t.key,
+                       t.unusable.empty() ? t.name : "cannot be predicted: " + t.unusable);
+  }
+  for (size_t i = 0; i < predictions.source_labels.size(); ++i) {
+    const std::string& key = predictions.source_keys[i];
+    out << fmt::format("input {} measured on {}{}\n", i, predictions.source_labels[i],
+                       key.empty() ? " (not in the device database: no prediction)" : "");
+  }
+  out << "predicted: the op's outermost calls on the target; x = predicted / measured for those "
+         "calls; calls nested in another op are predicted with it (\"in OP\": all of them are); "
+         "models and per-shape rows: tensormorph predict TRACE --device KEY\n";
+}
+
 void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces, const OpQuery& query,
-                 const OpSummary& summary) {
+                 const OpSummary& summary, const OpPredictions* predictions) {
   TextTable table;
   using A = TextTable::Align;
   const bool instances = query.by_instance;
@@ -49,9 +87,15 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces, con
     table.AddColumn(h, A::kRight);
   }
   table.AddColumn("Served by", A::kLeft, 40);
+  if (predictions) {
+    for (const PredictTargetInfo& t : predictions->targets) {
+      table.AddColumn("On " + t.key, A::kRight);
+    }
+  }
   if (query.by_input || instances) table.AddColumn("Input", A::kRight);
   table.AddColumn(query.by_stack ? "Module path > op" : "Op", A::kLeft, kNameWidth);
-  for (const OpRow& r : summary.rows) {
+  for (size_t row = 0; row < summary.rows.size(); ++row) {
+    const OpRow& r = summary.rows[row];
     std::vector<std::string> cells;
     if (instances)
       cells.push_back(r.start_ns >= 0 ? FormatDuration(r.start_ns - traces[r.input]->span_start_ns)
@@ -64,6 +108,11 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces, con
                                         : std::to_string(r.kernels));
     cells.push_back(Rate(r.achieved_flops_per_s));
     cells.push_back(PlacementText(r, true));
+    if (predictions) {
+      for (size_t t = 0; t < predictions->targets.size(); ++t) {
+        cells.push_back(PredictionText(r, *predictions, row, t));
+      }
+    }
     if (query.by_input || instances) cells.push_back(std::to_string(r.input));
     cells.push_back(DisplayName(r));
     table.AddRow(std::move(cells));
@@ -92,6 +141,7 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces, con
     for (size_t i = 0; i < traces.size(); ++i)
       out << fmt::format("input {}: {}\n", i, traces[i]->path);
   }
+  if (predictions) RenderPredictNotes(out, *predictions);
 }
 
 }  // namespace
@@ -168,9 +218,11 @@ std::vector<std::span<const Column<O>>> QueryColumns(const OpQuery& query) {
 }
 
 void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces, const OpQuery& query,
-                const OpSummary& summary) {
+                const OpSummary& summary, const OpPredictions* predictions) {
   Json rows = Json::array();
-  for (const OpRow& r : summary.rows) rows.push_back(OpRowJson(r, query));
+  for (size_t i = 0; i < summary.rows.size(); ++i) {
+    rows.push_back(OpRowJson(summary.rows[i], query, predictions, i));
+  }
   Json doc = {{"schema", "tensormorph.ops/1"},
               {"inputs", DescribeInputs(traces)},
               {"op_calls", summary.ops},
@@ -181,34 +233,94 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces, cons
               {"graph_kernels", summary.graph_kernels},
               {"ranked_by", summary.host_only ? "host_ns" : "device_ns"},
               {"rows", std::move(rows)}};
+  if (predictions) doc["predict"] = OpPredictTargetsJson(*predictions);
   if (summary.rows.empty()) doc["note"] = "no framework ops and no device work in the input";
   WriteJson(out, doc);
 }
 
-void RenderCsv(std::ostream& out, const OpQuery& query, const OpSummary& summary) {
+// --predict in CSV: per target, KEY:predicted_calls, KEY:predicted_measured_ns, KEY:predicted_ns
+// and KEY:model, as `predict --format csv` names its columns (empty cells for a row without a
+// prediction).
+void AddPredictCsvHeader(const OpPredictions& predictions, std::vector<std::string>* header) {
+  for (const PredictTargetInfo& t : predictions.targets) {
+    for (const char* field : {"predicted_calls", "predicted_measured_ns", "predicted_ns", "model"}) {
+      header->push_back(fmt::format("{}:{}", t.key, field));
+    }
+  }
+}
+
+void AddPredictCsvCells(const std::vector<OpTargetPrediction>& row, size_t targets,
+                        std::vector<std::string>* cells) {
+  for (size_t t = 0; t < targets; ++t) {
+    if (row.empty()) {
+      cells->insert(cells->end(), 4, "");
+      continue;
+    }
+    const OpTargetPrediction& p = row[t];
+    cells->push_back(std::to_string(p.calls));
+    cells->push_back(std::to_string(p.measured_ns));
+    cells->push_back(p.predicted_ns ? std::to_string(*p.predicted_ns) : "");
+    cells->push_back(ModelText(p));
+  }
+}
+
+void RenderCsv(std::ostream& out, const OpQuery& query, const OpSummary& summary,
+               const OpPredictions* predictions) {
   const std::vector<std::span<const Column<O>>> extra = QueryColumns(query);
   std::vector<std::string> header;
   AddCsvHeader<O>(kColumns, &header);
   for (auto columns : extra) AddCsvHeader(columns, &header);
+  if (predictions) AddPredictCsvHeader(*predictions, &header);
   WriteCsvRow(out, header);
-  for (const OpRow& r : summary.rows) {
+  for (size_t i = 0; i < summary.rows.size(); ++i) {
+    const OpRow& r = summary.rows[i];
     std::vector<std::string> cells;
     AddCsvCells<O>(kColumns, r, &cells);
     for (auto columns : extra) AddCsvCells(columns, r, &cells);
+    if (predictions) AddPredictCsvCells(predictions->rows[i], predictions->targets.size(), &cells);
     WriteCsvRow(out, cells);
   }
 }
 
 }  // namespace
 
-Json OpRowJson(const OpRow& row, const OpQuery& query) {
+Json OpRowJson(const OpRow& row, const OpQuery& query, const OpPredictions* predictions,
+               size_t index) {
   Json object = ColumnsJson<O>(kColumns, row);
   for (auto columns : QueryColumns(query)) AddJsonFields(columns, row, &object);
+  if (predictions != nullptr) {
+    object["predicted_within"] = OrNull(predictions->within[index]);
+    Json list = Json::array();
+    const std::vector<OpTargetPrediction>& row_predictions = predictions->rows[index];
+    for (size_t t = 0; t < row_predictions.size(); ++t) {
+      const OpTargetPrediction& p = row_predictions[t];
+      list.push_back({{"target", predictions->targets[t].key},
+                      {"calls", p.calls},
+                      {"measured_ns", p.measured_ns},
+                      {"predicted_ns", OrNull(p.predicted_ns)},
+                      {"unpredicted_measured_ns", p.unpredicted_measured_ns},
+                      {"model", ModelText(p)}});
+    }
+    object["predictions"] = std::move(list);
+  }
   return object;
 }
 
+Json OpPredictTargetsJson(const OpPredictions& predictions) {
+  Json targets = Json::array(), sources = Json::array();
+  for (const PredictTargetInfo& t : predictions.targets) {
+    targets.push_back({{"key", t.key}, {"name", t.name}, {"unusable", OrNull(t.unusable)}});
+  }
+  for (size_t i = 0; i < predictions.source_labels.size(); ++i) {
+    sources.push_back({{"input", i},
+                       {"label", predictions.source_labels[i]},
+                       {"database_key", OrNull(predictions.source_keys[i])}});
+  }
+  return {{"targets", std::move(targets)}, {"sources", std::move(sources)}};
+}
+
 void RenderOps(std::ostream& out, const std::vector<const Trace*>& traces, const OpQuery& query,
-               const OpSummary& summary, OutputFormat format) {
+               const OpSummary& summary, OutputFormat format, const OpPredictions* predictions) {
   RenderAs(
       format,
       [&] {
@@ -216,9 +328,10 @@ void RenderOps(std::ostream& out, const std::vector<const Trace*>& traces, const
           out << "no framework ops and no device work in the input\n";
           return;
         }
-        RenderTable(out, traces, query, summary);
+        RenderTable(out, traces, query, summary, predictions);
       },
-      [&] { RenderJson(out, traces, query, summary); }, [&] { RenderCsv(out, query, summary); });
+      [&] { RenderJson(out, traces, query, summary, predictions); },
+      [&] { RenderCsv(out, query, summary, predictions); });
 }
 
 }  // namespace tensormorph

@@ -318,6 +318,34 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
   await ctx.context.close();
 }
 
+// 7. The Compute panel with --predict: each op's predicted time on the MI300X equals `ops --predict
+// --format json`, and its sentence says what served it and what the target would take.
+{
+  const trace = path.join(root, 'examples/h100_qwen1.5-0.5b_inference.json.gz');
+  const file = report('predict', [trace], ['--predict', 'mi300x']);
+  const ctx = await open(file);
+  const expected = runJson('ops', '--format', 'json', '--predict', 'mi300x', trace);
+  const shown = await ctx.page.$$eval('#ops-table tbody tr', (trs) => trs.map((tr) => ({
+    name: tr.dataset.name,
+    predicted: tr.querySelector('td[data-key="predicted_0"]').dataset.value ?? null,
+    placement: tr.querySelector('td[data-key="placement"]').textContent,
+  })));
+  const byName = new Map(expected.rows.map((r) => [r.name, r]));
+  const want = (s) => { const r = byName.get(s.name); return r && r.predictions.length ? r.predictions[0].predicted_ns : null; };
+  const predicted = shown.filter((s) => s.predicted !== null).length;
+  check(shown.length === expected.rows.length && predicted > 0 && shown.every((s) => String(want(s)) === String(s.predicted)),
+    `predict: ${predicted} of ${shown.length} ops with a predicted time on the MI300X, each that of ops --predict`);
+  const mul = shown.find((s) => s.name === 'aten::mul');
+  check(mul && /^served by cuda:0 NVIDIA H100 80GB HBM3 in [\d.]+ ms; on AMD Instinct MI300X predicted [\d.]+ ms$/.test(mul.placement),
+    `predict: aten::mul says "${mul && mul.placement}"`);
+  const mm = shown.find((s) => s.name === 'aten::mm');
+  check(mm && mm.predicted === null && mm.placement.endsWith('predicted within aten::linear'),
+    `predict: aten::mm, always inside aten::linear, says "${mm && mm.placement}"`);
+  await ctx.page.locator('#compute').screenshot({ path: path.join(out, 'predict.png') });
+  checkClean(ctx, 'predict');
+  await ctx.context.close();
+}
+
 await browser.close();
 console.log(failures ? `report_test: ${failures} check(s) failed` : 'report_test: all checks passed');
 console.log(`report_test: screenshots and reports in ${out}`);

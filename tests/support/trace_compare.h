@@ -290,7 +290,8 @@ class TraceDiff {
 
   // Recorded arguments: every typed field, and the spelling the exporters copy. Not strides:
   // tensormorph.trace/1 does not carry them yet (writing them would change every native export of
-  // a Kineto trace that records them), so a round trip drops them.
+  // a Kineto trace that records them), so a round trip drops them; nor ONNX Runtime's node names
+  // (OpInputs::node), for the same reason.
   void Inputs(const OpInputs* x, const OpInputs* y) {
     Field("inputs", x != nullptr, y != nullptr);
     if (!ok() || x == nullptr) return;

@@ -63,6 +63,12 @@ struct OpInputs {
   };
   std::optional<Spelling> spelling;
 
+  // The graph node the call ran, by its name in the model (ONNX Runtime: the event name without
+  // "_kernel_time"); "" for sources without a graph. With the op name it identifies the call site
+  // across profiles of one model, whatever shapes each execution provider reports (compare.h).
+  // tensormorph.trace/1 does not carry it yet.
+  std::string node;
+
   bool operator==(const OpInputs&) const = default;
 };
 

@@ -169,6 +169,7 @@ class Comparer {
   MatchKeys child_keys_;
   std::vector<uint32_t> child_key_of_;  // match key id -> child key id, kNoKey until needed
   bool with_stack_ = false;
+  bool with_nodes_ = false;
   std::vector<CompareSide> side_totals_;
 };
 
@@ -191,6 +192,7 @@ uint32_t Comparer::ChildKeyOf(uint32_t match_key) {
   if (id == kNoKey) {
     MatchKey key = keys_.Get(match_key);
     key.stack.clear();
+    key.by_node = false;
     id = child_keys_.Intern(std::move(key));
   }
   return id;
@@ -496,7 +498,9 @@ CompareResult Comparer::Run() {
   result.by = query_.by;
   const size_t side_count = sides_.size();
   with_stack_ = true;
+  with_nodes_ = true;
   for (const LinkedTrace* linked : sides_) {
+    with_nodes_ = with_nodes_ && SideOps::HasNodes(linked->trace());
     if (query_.side_headers) {
       linked->Prepare({LinkedPart::kLinks, LinkedPart::kSliceWork, LinkedPart::kSteps});
     } else {
@@ -504,6 +508,7 @@ CompareResult Comparer::Run() {
     }
     with_stack_ = with_stack_ && SideOps::HasModulePaths(*linked);
   }
+  with_stack_ = with_stack_ && !with_nodes_;  // a node is its own call site
   // The timelines need only the links and steps: they run beside the alignment.
   const std::launch policy = sides_[0]->concurrent() ? std::launch::async : std::launch::deferred;
   std::vector<std::future<CompareSide>> headers;
@@ -514,7 +519,8 @@ CompareResult Comparer::Run() {
   }
   std::vector<SideOps> ops;
   ops.reserve(side_count);
-  for (const LinkedTrace* linked : sides_) ops.emplace_back(*linked, with_stack_, &keys_);
+  for (const LinkedTrace* linked : sides_)
+    ops.emplace_back(*linked, with_stack_, with_nodes_, &keys_);
   // A key is shared when every side has a call of it with device work below.
   std::vector<uint8_t> shared(keys_.size(), 0);
   {
@@ -544,6 +550,7 @@ CompareResult Comparer::Run() {
         s < query_.labels.size() && !query_.labels[s].empty() ? query_.labels[s] : defaults[s];
   }
   result.keys_include_stack = with_stack_;
+  result.keys_are_nodes = with_nodes_;
   result.verdict = Verdict(side_totals_);
   result.sides = std::move(side_totals_);
   return result;

@@ -9,9 +9,13 @@ namespace tensormorph {
 
 uint32_t MatchKeys::Intern(MatchKey key) {
   std::string text;
-  text.reserve(key.name.size() + key.shapes.size() + key.dtypes.size() + key.stack.size() + 3);
+  text.reserve(key.name.size() + key.shapes.size() + key.dtypes.size() + key.stack.size() + 4);
   text.append(key.stack).append(1, '\x1f').append(key.name).append(1, '\x1f');
-  text.append(key.shapes).append(1, '\x1f').append(key.dtypes);
+  if (key.by_node) {
+    text.append(1, '\x1e');  // no shapes: a node key never equals a shape key
+  } else {
+    text.append(key.shapes).append(1, '\x1f').append(key.dtypes);
+  }
   auto [it, added] = index_.emplace(std::move(text), static_cast<uint32_t>(keys_.size()));
   if (added) keys_.push_back(std::move(key));
   return it->second;
@@ -26,7 +30,16 @@ bool SideOps::HasModulePaths(const LinkedTrace& linked) {
   return false;
 }
 
-SideOps::SideOps(const LinkedTrace& linked, bool with_stack, MatchKeys* keys) : linked_(linked) {
+bool SideOps::HasNodes(const Trace& trace) {
+  for (const Slice& s : trace.slices) {
+    const OpInputs* inputs = s.kind == SliceKind::kOp ? trace.op_inputs.Find(s.inputs) : nullptr;
+    if (inputs != nullptr && !inputs->node.empty()) return true;
+  }
+  return false;
+}
+
+SideOps::SideOps(const LinkedTrace& linked, bool with_stack, bool with_nodes, MatchKeys* keys)
+    : linked_(linked) {
   const Trace& trace = linked.trace();
   const TraceLinks& links = linked.links();
   const size_t n = trace.slices.size();
@@ -64,8 +77,10 @@ SideOps::SideOps(const LinkedTrace& linked, bool with_stack, MatchKeys* keys) : 
         OpInputListsText text = InputListsText(values);
         key.shapes = std::move(text.dims);
         key.dtypes = std::move(text.types);
+        key.by_node = with_nodes && !inputs->node.empty();
+        if (key.by_node) key.stack = inputs->node;
       }
-      key.stack = stacks.PathOf(i);
+      if (!key.by_node) key.stack = stacks.PathOf(i);
       it->second = keys->Intern(std::move(key));
     }
     key_of[i] = it->second;

@@ -14,8 +14,13 @@
 namespace tensormorph {
 
 // What calls are matched by: name, recorded input dims and dtypes (as JSON lists), module path.
+// When every side names the graph node of its ops (ONNX Runtime, OpInputs::node), by the node and
+// the op name only (`by_node`, the node in `stack`): execution providers of one model report the
+// same node's inputs differently (the WebGPU EP leaves out prepacked weights), and the node is what
+// identifies the call. The shapes are then those of the first side that had the key, for display.
 struct MatchKey {
   std::string name, shapes, dtypes, stack;
+  bool by_node = false;
 };
 
 // Each distinct key once, across all sides; ids are dense from 0.
@@ -34,11 +39,14 @@ inline constexpr uint32_t kNoKey = UINT32_MAX;
 
 class SideOps {
  public:
-  // Keys include the module path when `with_stack`.
-  SideOps(const LinkedTrace& linked, bool with_stack, MatchKeys* keys);
+  // Keys include the module path when `with_stack`; are the graph node when `with_nodes` (and the
+  // op has one).
+  SideOps(const LinkedTrace& linked, bool with_stack, bool with_nodes, MatchKeys* keys);
 
   // True when some op of the trace sits inside an nn.Module frame or a user annotation.
   static bool HasModulePaths(const LinkedTrace& linked);
+  // True when some op of the trace names its graph node (OpInputs::node).
+  static bool HasNodes(const Trace& trace);
 
   // The op (SliceKind::kOp) nearest around a kernel's or transfer's target (WorkLink::op, which
   // may be an annotation), or kNoRow.

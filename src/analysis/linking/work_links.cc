@@ -125,7 +125,7 @@ bool IsGraphLaunch(std::string_view api_name) {
 }
 
 bool IsStepAnnotation(std::string_view slice_name) {
-  return slice_name.starts_with("ProfilerStep#");
+  return slice_name.starts_with("ProfilerStep#") || slice_name.starts_with("model_run#");
 }
 
 uint32_t EnclosingSlice(const Trace& trace, const TraceLinks& links, uint32_t track,

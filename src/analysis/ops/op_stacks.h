@@ -20,7 +20,8 @@ class OpStacks {
 
   // The module path around a slice, outermost first: nn.Module frames (with_modules=True python
   // frames named "nn.Module: Name_N", prefix dropped) and user annotations other than
-  // ProfilerStep#N, joined by " > ". Empty without paths or when nothing encloses it.
+  // step markers (IsStepAnnotation: ProfilerStep#N, model_run#N), joined by " > ". Empty without
+  // paths or when nothing encloses it.
   const std::string& PathOf(uint32_t slice) const;
   // Which distinct path PathOf(slice) is: equal indices, equal paths.
   uint32_t PathIndexOf(uint32_t slice) const { return path_of_.empty() ? 0 : path_of_[slice]; }

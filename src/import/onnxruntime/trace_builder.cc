@@ -130,9 +130,11 @@ Events ReadEvents(const json& events, Trace* trace) {
       node.op.track = tracks.Of(e);
       node.op.name = trace->strings.Intern(op.empty() ? node.node_name : op);
       node.op.external_id = static_cast<int64_t>(out.nodes.size()) + 1;
-      if (std::optional<OpInputs> inputs = InputsOf(Member(args, "input_type_shape"))) {
-        node.op.inputs = trace->op_inputs.Add(std::move(*inputs));
-      }
+      // Every node keeps its name (OpInputs::node), with its input shapes when recorded.
+      std::optional<OpInputs> inputs = InputsOf(Member(args, "input_type_shape"));
+      if (!inputs) inputs.emplace();
+      inputs->node = node.node_name;
+      node.op.inputs = trace->op_inputs.Add(std::move(*inputs));
       node.provider = Str(args, "provider");
       out.nodes.push_back(std::move(node));
       ++trace->counts.ops;

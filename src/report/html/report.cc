@@ -7,6 +7,7 @@
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
 #include "tensormorph/analysis/ops/ops.h"
+#include "tensormorph/analysis/predict/op_predictions.h"
 #include "tensormorph/analysis/roofline.h"
 #include "tensormorph/devices/device_db.h"
 
@@ -21,8 +22,16 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
   const std::vector<DeviceSpec> devices = BuiltInDevices();
   std::future<TimelineResult> timeline_task =
       std::async(policy, [&] { return AnalyzeTimeline(inputs, data.timeline_options); });
-  std::future<OpSummary> ops_task =
-      std::async(policy, [&] { return SummarizeOps(inputs, OpQuery{}); });
+  struct OpsAndPredictions {
+    OpSummary summary;
+    std::optional<OpPredictions> predictions;  // --predict
+  };
+  std::future<OpsAndPredictions> ops_task = std::async(policy, [&] {
+    OpsAndPredictions out{SummarizeOps(inputs, OpQuery{}), std::nullopt};
+    if (options.predict)
+      out.predictions = PredictOps(out.summary, OpQuery{}, inputs, *options.predict);
+    return out;
+  });
   std::future<RooflineResult> roofline_task = std::async(policy, [&] {
     RooflineQuery roofline_query;
     roofline_query.devices = &devices;
@@ -48,12 +57,13 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
       });
   const KernelSummary kernels = SummarizeKernels(inputs, KernelQuery{});
   const TimelineResult timeline = timeline_task.get();
-  const OpSummary ops = ops_task.get();
+  const OpsAndPredictions ops = ops_task.get();
   const KernelOccupancySummary& occupancy = occupancy_task.get();
   const RooflineResult roofline = roofline_task.get();
   data.timeline = &timeline;
   data.kernels = &kernels;
-  data.ops = &ops;
+  data.ops = &ops.summary;
+  data.op_predictions = ops.predictions ? &*ops.predictions : nullptr;
   data.occupancy = &occupancy;
   data.roofline = &roofline;
   data.diff = diff;

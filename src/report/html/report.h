@@ -14,6 +14,7 @@
 #include "report/html/report_model.h"
 #include "tensormorph/analysis/compare/compare.h"
 #include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/analysis/predict/predict.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 
 namespace tensormorph {
@@ -26,6 +27,9 @@ struct ReportPageOptions {
   bool concurrent = true;
   // The inputs side by side (`report A B --compare`, analysis/compare); absent: no such section.
   std::optional<CompareQuery> compare;
+  // The Compute panel's predictions on other devices (`report --predict KEY`,
+  // analysis/predict/op_predictions.h); absent: none.
+  std::optional<PredictQuery> predict;
 };
 
 // `diff` (the comparison against --baseline) may be null.

@@ -104,13 +104,18 @@ Json Kernels(const ReportData& data) {
           {"joined", std::move(joined)}};
 }
 
-Json Ops(const OpSummary& ops) {
+// `predictions` (--predict) adds each row's predictions and the "predict" member, as in
+// `ops --predict --format json`.
+Json Ops(const OpSummary& ops, const OpPredictions* predictions) {
   Json rows = Json::array();
-  for (const OpRow& r : ops.rows) rows.push_back(OpRowJson(r, OpQuery{}));
+  for (size_t i = 0; i < ops.rows.size(); ++i) {
+    rows.push_back(OpRowJson(ops.rows[i], OpQuery{}, predictions, i));
+  }
   return {{"ops", ops.ops},
           {"kernels", ops.kernels},
           {"attributed_kernels", ops.attributed_kernels},
           {"host_only", ops.host_only},
+          {"predict", predictions ? OpPredictTargetsJson(*predictions) : Json(nullptr)},
           {"rows", std::move(rows)}};
 }
 
@@ -175,7 +180,7 @@ Json BuildReportModel(const ReportData& data, Json timeline_lanes) {
   doc["inputs"] = DescribeInputs(TracesOf(data.inputs));
   doc["summary"] = Summary(data);
   doc["kernels"] = Kernels(data);
-  doc["ops"] = Ops(*data.ops);
+  doc["ops"] = Ops(*data.ops, data.op_predictions);
   Json occupancy_rows = Json::array();
   for (const KernelOccupancyRow& r : data.occupancy->rows)
     occupancy_rows.push_back(KernelOccupancyRowJson(r));

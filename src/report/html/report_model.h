@@ -14,6 +14,7 @@
 #include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
 #include "tensormorph/analysis/ops/ops.h"
+#include "tensormorph/analysis/predict/op_predictions.h"
 #include "tensormorph/analysis/roofline.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 
@@ -32,6 +33,7 @@ struct ReportData {
   const TimelineResult* timeline = nullptr;
   const KernelSummary* kernels = nullptr;  // SummarizeKernels with a default KernelQuery
   const OpSummary* ops = nullptr;
+  const OpPredictions* op_predictions = nullptr;  // only with --predict: PredictOps over *ops
   const KernelOccupancySummary* occupancy = nullptr;
   const RooflineResult* roofline = nullptr;
   const ReportDiff* diff = nullptr;        // only with --baseline

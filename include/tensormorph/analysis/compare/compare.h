@@ -4,8 +4,9 @@
 // Alignment goes through framework ops, never through kernel names (vendors name their kernels
 // differently):
 //  - An op call's key is its name, its recorded input dims and dtypes and, when every side records
-//    module paths, its module path. A key is shared when every side has an op call with it, at any
-//    depth of the call tree.
+//    module paths, its module path. When every side names the graph node each op ran (ONNX
+//    Runtime profiles), the key is the node's name and the op name instead. A key is shared when
+//    every side has an op call with it, at any depth of the call tree.
 //  - Each kernel belongs to the outermost shared op around it (its row op); where no op around it
 //    is shared, to the outermost op around it; where no op is around it, to a row of kernels
 //    under no op, one per kernel category. So every kernel is in exactly one row and, per side,
@@ -127,6 +128,9 @@ struct CompareSide {
 struct CompareResult {
   CompareBy by = CompareBy::kShape;
   bool keys_include_stack = false;  // every side recorded module paths
+  // Every side named the graph node of its ops (ONNX Runtime): calls matched by node and op name,
+  // whatever input shapes each side reports (the first side's are shown); `stack` is the node.
+  bool keys_are_nodes = false;
   std::vector<CompareSide> sides;
   std::vector<CompareRow> rows;  // by total_ns, largest first
   size_t row_count_before_top = 0;

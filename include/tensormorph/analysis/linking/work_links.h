@@ -63,11 +63,13 @@ TraceLinks LinkTrace(const Trace& trace, bool concurrent = false);
 bool IsGraphLaunch(std::string_view api_name);
 
 // The innermost slice of `kind` on `track` whose [start, end] contains `time_ns`, or kNoRow. Uses
-// the parent links: O(log n + nesting depth). ProfilerStep#N annotations never count: steps are
-// not an attribution target (see analysis/steps).
+// the parent links: O(log n + nesting depth). Step annotations (IsStepAnnotation) never count:
+// steps are not an attribution target (see analysis/steps).
 uint32_t EnclosingSlice(const Trace& trace, const TraceLinks& links, uint32_t track,
                         int64_t time_ns, SliceKind kind);
 
-bool IsStepAnnotation(std::string_view slice_name);  // ProfilerStep#N
+// ProfilerStep#N (PyTorch), model_run#N (ONNX Runtime's runs, as its importer names them): one
+// iteration each, so never a module path element nor an attribution target.
+bool IsStepAnnotation(std::string_view slice_name);
 
 }  // namespace tensormorph

@@ -127,7 +127,7 @@ struct EvaluationScore {
 
 struct PredictEvaluation {
   std::string measured_path, target_key;
-  std::vector<std::optional<int64_t>> target_ns;  // parallel to PredictResult::rows
+  std::vector<std::optional<int64_t>> target_ns;      // parallel to PredictResult::rows
   std::vector<std::optional<int64_t>> peak_ratio_ns;  // the peak_ratio baseline, the same rows
   std::array<std::optional<EvaluationScore>, kWorkCategoryCount> categories{};
   EvaluationScore overall;
