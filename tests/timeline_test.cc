@@ -11,8 +11,11 @@
 //     names starting with Memcpy/Memset/hipMemcpy/hipMemset/dma, computation = the rest; temporal
 //     breakdown and get_comm_comp_overlap as breakdown_analysis.py / communication_analysis.py
 //     compute them (the overlap by HTA's own +1/+2 status sweep);
-//   * launch latency: kernel ts - ts of the cuda_runtime event with the same args.correlation,
-//     nearest-rank percentiles; launch-bound: kernel dur < that call's dur;
+//   * launch latency: for kernels whose cuda_runtime event (same args.correlation) is not a
+//     graph launch (its name has "GraphLaunch"): kernel ts - call ts, the call's dur (overhead)
+//     and max(0, kernel ts - call end) (queue delay, HTA), nearest-rank percentiles;
+//     launch-bound: kernel dur < that call's dur; per graph launch its kernels' count, summed
+//     dur and span (first ts to last end), and the call's dur;
 //   * steps: ProfilerStep#N user_annotation durations; the rank's median; stragglers.
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -137,6 +140,12 @@ struct Expected {
   int64_t comm = 0, comp = 0, overlap = 0, memory = 0;
   uint64_t launch_count = 0, launch_bound = 0;
   int64_t p50 = 0, p90 = 0, p99 = 0, max = 0, launch_bound_ns = 0;
+  std::vector<int64_t> overhead, queue;  // p50, p90, p99, max
+  uint64_t graph_kernels = 0;
+  struct Graph {
+    int64_t call_ns = 0, kernels = 0, kernel_ns = 0, first = INT64_MAX, last = INT64_MIN;
+  };
+  std::map<int64_t, Graph> graphs;  // by the call's ts
   std::vector<int64_t> step_ns;
 };
 
@@ -186,7 +195,11 @@ Expected Compute(const fs::path& path, int64_t gap_ns) {
   const std::string text = Gunzip(path);
   EXPECT_TRUE(json::sax_parse(text, &walker)) << path;
   std::vector<Work> work;
-  std::map<int64_t, std::pair<int64_t, int64_t>> runtime;  // correlation -> ts, dur
+  struct Call {
+    int64_t ts = 0, dur = 0;
+    bool graph = false;
+  };
+  std::map<int64_t, Call> runtime;  // by correlation
   Expected x;
   for (const Event& e : walker.events) {
     if (e.ph != "X") continue;
@@ -195,7 +208,7 @@ Expected Compute(const fs::path& path, int64_t gap_ns) {
     if (e.cat == "kernel" || e.cat == "gpu_memcpy" || e.cat == "gpu_memset") {
       work.push_back({ts, ts + dur, e.cat, e.name, e.tid, e.correlation});
     } else if (e.cat == "cuda_runtime" && e.correlation) {
-      runtime[*e.correlation] = {ts, dur};
+      runtime[*e.correlation] = {ts, dur, e.name.find("GraphLaunch") != std::string::npos};
     } else if (e.cat == "user_annotation" && e.name.rfind("ProfilerStep#", 0) == 0) {
       x.step_ns.push_back(dur);
     }
@@ -253,23 +266,43 @@ Expected Compute(const fs::path& path, int64_t gap_ns) {
     cumulative += status[i].second;
     if (cumulative == 3) x.overlap += status[i + 1].first - status[i].first;
   }
-  std::vector<int64_t> latencies;
+  std::vector<int64_t> latencies, overheads, queues;
   for (const Work& w : work) {
     if (w.cat != "kernel" || !w.correlation) continue;
     auto it = runtime.find(*w.correlation);
     if (it == runtime.end()) continue;
-    latencies.push_back(w.start - it->second.first);
-    if (w.end - w.start < it->second.second) {
+    const Call& call = it->second;
+    if (call.graph) {
+      ++x.graph_kernels;
+      Expected::Graph& g = x.graphs[call.ts];
+      g.call_ns = call.dur;
+      ++g.kernels;
+      g.kernel_ns += w.end - w.start;
+      g.first = std::min(g.first, w.start);
+      g.last = std::max(g.last, w.end);
+      continue;
+    }
+    latencies.push_back(w.start - call.ts);
+    overheads.push_back(call.dur);
+    queues.push_back(std::max<int64_t>(0, w.start - (call.ts + call.dur)));
+    if (w.end - w.start < call.dur) {
       ++x.launch_bound;
       x.launch_bound_ns += w.end - w.start;
     }
   }
-  std::sort(latencies.begin(), latencies.end());
+  auto percentiles = [](std::vector<int64_t> v) {
+    std::sort(v.begin(), v.end());
+    return std::vector<int64_t>{NearestRank(v, 50), NearestRank(v, 90), NearestRank(v, 99),
+                                v.empty() ? 0 : v.back()};
+  };
   x.launch_count = latencies.size();
-  x.p50 = NearestRank(latencies, 50);
-  x.p90 = NearestRank(latencies, 90);
-  x.p99 = NearestRank(latencies, 99);
-  x.max = latencies.empty() ? 0 : latencies.back();
+  const std::vector<int64_t> delay = percentiles(latencies);
+  x.p50 = delay[0];
+  x.p90 = delay[1];
+  x.p99 = delay[2];
+  x.max = delay[3];
+  x.overhead = percentiles(overheads);
+  x.queue = percentiles(queues);
   return x;
 }
 
@@ -343,6 +376,23 @@ void CheckDevice(const json& d, const Expected& x, const std::string& where) {
   EXPECT_EQ(l["max_ns"].get<int64_t>(), x.max);
   EXPECT_EQ(l["launch_bound"]["count"].get<uint64_t>(), x.launch_bound);
   EXPECT_EQ(l["launch_bound"]["total_ns"].get<int64_t>(), x.launch_bound_ns);
+  const char* fields[] = {"p50_ns", "p90_ns", "p99_ns", "max_ns"};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(l["overhead"][fields[i]].get<int64_t>(), x.overhead[i]) << fields[i];
+    EXPECT_EQ(l["queue"][fields[i]].get<int64_t>(), x.queue[i]) << fields[i];
+  }
+  EXPECT_EQ(l["graph_kernels"].get<uint64_t>(), x.graph_kernels);
+  ASSERT_EQ(l["graph_launches"].size(), x.graphs.size());
+  size_t g = 0;
+  for (const auto& [ts, graph] : x.graphs) {
+    const json& row = l["graph_launches"][g++];
+    EXPECT_EQ(row["call_start_ns"].get<int64_t>(), ts);
+    EXPECT_EQ(row["call_ns"].get<int64_t>(), graph.call_ns);
+    EXPECT_EQ(row["kernels"].get<int64_t>(), graph.kernels);
+    EXPECT_EQ(row["kernel_ns"].get<int64_t>(), graph.kernel_ns);
+    EXPECT_EQ(row["first_kernel_start_ns"].get<int64_t>(), graph.first);
+    EXPECT_EQ(row["span_ns"].get<int64_t>(), graph.last - graph.first);
+  }
   ASSERT_EQ(d["steps"].size(), x.step_ns.size());
   for (size_t i = 0; i < x.step_ns.size(); ++i) {
     EXPECT_EQ(d["steps"][i]["host_ns"].get<int64_t>(), x.step_ns[i]) << "step " << i;
@@ -363,6 +413,19 @@ void CheckSingle(const std::string& rel, int64_t gap_ns, const std::vector<std::
 TEST(TimelineOracle, AlexnetCudaSync) {
   CheckSingle("alexnet_a100_cuda_sync_trace.json.gz", 100'000, {});
   CheckSingle("alexnet_a100_cuda_sync_trace.json.gz", 10'000, {"--gap", "10"});
+}
+
+// Graph replays (issue 14): one hipGraphLaunch of 544 kernels in an SGLang decode step on an
+// MI300X (TraceLens's test trace), and 70 cudaGraphLaunch calls in HTA's A100 CUDA-graph trace.
+// Their kernels are graph launches' rows, never compared with the call one by one.
+TEST(TimelineOracle, GraphReplaysAreOneLaunchEach) {
+  CheckSingle("../tracelens/rocm_sglang_qwen3-8b_decode_hipgraph.json.gz", 100'000, {});
+  CheckSingle("../hta_cudagraph/a100_ws16_cudagraph_triton_rank0.json.gz", 100'000, {});
+  const Expected decode =
+      Compute(kHta / "../tracelens/rocm_sglang_qwen3-8b_decode_hipgraph.json.gz", 100'000);
+  EXPECT_EQ(decode.graph_kernels, 544u);
+  EXPECT_EQ(decode.graphs.size(), 1u);
+  EXPECT_LE(decode.launch_bound, 11u);  // of the 11 kernels launched one by one; 553 before
 }
 
 TEST(TimelineOracle, Nccl2RankRank0) {

@@ -70,15 +70,33 @@ Json LaunchJson(const DeviceTimeline& d) {
     top.push_back({{"name", n.name}, {"count", n.count}, {"total_ns", n.total_ns}});
   }
   const LaunchLatency& l = d.launch;
-  return {{"count", l.count},
-          {"p50_ns", l.p50_ns},
-          {"p90_ns", l.p90_ns},
-          {"p99_ns", l.p99_ns},
-          {"max_ns", l.max_ns},
-          {"launch_bound",
-           {{"count", l.launch_bound_count},
-            {"total_ns", l.launch_bound_ns},
-            {"top", std::move(top)}}}};
+  auto percentiles = [](const LatencyPercentiles& p) {
+    return Json{
+        {"p50_ns", p.p50_ns}, {"p90_ns", p.p90_ns}, {"p99_ns", p.p99_ns}, {"max_ns", p.max_ns}};
+  };
+  Json graphs = Json::array();
+  for (const GraphLaunch& g : l.graph_launches) {
+    graphs.push_back({{"call_start_ns", g.call_start_ns},
+                      {"call_ns", g.call_ns},
+                      {"kernels", g.kernels},
+                      {"kernel_ns", g.kernel_ns},
+                      {"first_kernel_start_ns", g.first_start_ns},
+                      {"span_ns", g.span_ns}});
+  }
+  return {
+      {"count", l.count},
+      {"p50_ns", l.p50_ns},
+      {"p90_ns", l.p90_ns},
+      {"p99_ns", l.p99_ns},
+      {"max_ns", l.max_ns},
+      {"overhead", percentiles(l.overhead)},
+      {"queue", percentiles(l.queue)},
+      {"launch_bound",
+       {{"count", l.launch_bound_count}, {"total_ns", l.launch_bound_ns}, {"top", std::move(top)}}},
+      {"graph_kernels", l.graph_kernels},
+      {"graph_call", percentiles(l.graph_call)},
+      {"graph_span", percentiles(l.graph_span)},
+      {"graph_launches", std::move(graphs)}};
 }
 
 Json StepsJson(const DeviceTimeline& d) {
@@ -149,6 +167,11 @@ const Column<D> kColumns[] = {
     {"launch_p90_ns", nullptr, [](const D& d) { return Int(d.launch.p90_ns); }},
     {"launch_p99_ns", nullptr, [](const D& d) { return Int(d.launch.p99_ns); }},
     {"launch_max_ns", nullptr, [](const D& d) { return Int(d.launch.max_ns); }},
+    {"launch_overhead_p50_ns", nullptr, [](const D& d) { return Int(d.launch.overhead.p50_ns); }},
+    {"launch_queue_p50_ns", nullptr, [](const D& d) { return Int(d.launch.queue.p50_ns); }},
+    {"graph_launches", nullptr,
+     [](const D& d) { return std::to_string(d.launch.graph_launches.size()); }},
+    {"graph_kernels", nullptr, [](const D& d) { return std::to_string(d.launch.graph_kernels); }},
     {"launch_bound_count", nullptr,
      [](const D& d) { return std::to_string(d.launch.launch_bound_count); }},
     {"steps", StepsJson},
@@ -277,8 +300,11 @@ void PrintDevice(std::ostream& out, const DeviceTimeline& d, const TimelineOptio
                      Percent(t.non_compute_ns, t.kernel_time_ns));
   const LaunchLatency& l = d.launch;
   if (l.count > 0) {
-    out << fmt::format("  launch        {} kernels: p50 {}, p90 {}, p99 {}, max {}\n", l.count,
-                       dur(l.p50_ns), dur(l.p90_ns), dur(l.p99_ns), dur(l.max_ns));
+    out << fmt::format(
+        "  launch        {} kernels by their own call: start - call start p50 {}, p90 {}, p99 {}, "
+        "max {}; call p50 {}, p99 {}; queue (start - call end) p50 {}, p99 {}\n",
+        l.count, dur(l.p50_ns), dur(l.p90_ns), dur(l.p99_ns), dur(l.max_ns), dur(l.overhead.p50_ns),
+        dur(l.overhead.p99_ns), dur(l.queue.p50_ns), dur(l.queue.p99_ns));
     out << fmt::format("  launch-bound  {} kernels ({}) ran shorter than their launch call",
                        l.launch_bound_count, dur(l.launch_bound_ns));
     if (!l.launch_bound.empty()) {
@@ -286,8 +312,15 @@ void PrintDevice(std::ostream& out, const DeviceTimeline& d, const TimelineOptio
                          l.launch_bound.front().count);
     }
     out << '\n';
-  } else {
+  } else if (l.graph_launches.empty()) {
     out << "  launch        no kernel with a launch call in the trace\n";
+  }
+  if (!l.graph_launches.empty()) {
+    out << fmt::format(
+        "  graphs        {} graph launches of {} kernels (not counted above): call p50 {}; span "
+        "of a replay's kernels p50 {}, max {}\n",
+        l.graph_launches.size(), l.graph_kernels, dur(l.graph_call.p50_ns),
+        dur(l.graph_span.p50_ns), dur(l.graph_span.max_ns));
   }
   std::string causes;
   for (size_t c = 0; c < kGapCauseCount; ++c) {

@@ -1,6 +1,8 @@
 // How long kernels waited between their launch call and their start, and which kernels are
 // launch-bound (Holistic Trace Analysis's "short kernels": the kernel ran for less time than the
 // host spent launching it, so the GPU cannot be kept busy by such kernels, however many streams).
+// A graph replay is one launch for all its kernels: they are not compared with its call one by
+// one, but summarised per replay (GraphLaunch).
 #pragma once
 
 #include <vector>

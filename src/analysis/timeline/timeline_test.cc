@@ -155,6 +155,38 @@ TEST(TimelineLaunch, NearestRankAndLaunchBound) {
   EXPECT_EQ(NearestRankPercentile({1, 2, 3, 4}, 26), 2);
 }
 
+TEST(TimelineLaunch, OverheadQueueAndGraphReplaysApart) {
+  Fixture f;
+  // A graph replay after the rest: one cudaGraphLaunch [6000,6040) for kernels [6100,6120) and
+  // [6150,6180). Shorter than the call, but not launch-bound: they share one launch.
+  const uint32_t graph = f.Call("cudaGraphLaunch", 6000, 40);
+  f.AddKernel("graph_a", 6100, 20, graph);
+  f.AddKernel("graph_b", 6150, 30, graph);
+  const LaunchLatency l = f.Analyze().devices.at(0).launch;
+  EXPECT_EQ(l.count, 5u);  // the kernels launched by their own call, as before
+  EXPECT_EQ(l.p50_ns, 100);
+  EXPECT_EQ(l.launch_bound_count, 2u);
+  // Call durations 10, 5, 30, 1, 20 -> sorted 1 5 10 20 30.
+  EXPECT_EQ(l.overhead.p50_ns, 10);
+  EXPECT_EQ(l.overhead.p90_ns, 30);
+  EXPECT_EQ(l.overhead.max_ns, 30);
+  // Start - call end: 0-(-40) = 40, 50-25 = 25, 1000-930 = 70, 4000-3501 = 499, 5000-4920 = 80.
+  EXPECT_EQ(l.queue.p50_ns, 70);
+  EXPECT_EQ(l.queue.p90_ns, 499);
+  EXPECT_EQ(l.queue.max_ns, 499);
+  EXPECT_EQ(l.graph_kernels, 2u);
+  ASSERT_EQ(l.graph_launches.size(), 1u);
+  const GraphLaunch& g = l.graph_launches[0];
+  EXPECT_EQ(g.call_start_ns, 6000);
+  EXPECT_EQ(g.call_ns, 40);
+  EXPECT_EQ(g.kernels, 2u);
+  EXPECT_EQ(g.kernel_ns, 50);
+  EXPECT_EQ(g.first_start_ns, 6100);
+  EXPECT_EQ(g.span_ns, 80);
+  EXPECT_EQ(l.graph_span.p50_ns, 80);
+  EXPECT_EQ(l.graph_call.max_ns, 40);
+}
+
 TEST(TimelineSteps, WorkOfTheStep) {
   Fixture f;
   const std::vector<StepTimeline> steps = f.Analyze().devices.at(0).steps;

@@ -57,14 +57,38 @@ struct NameCount {
   int64_t total_ns = 0;
 };
 
-struct LaunchLatency {
-  uint64_t count = 0;  // kernels with a launch call
-  // Kernel start - launch call start, nearest-rank percentiles; 0 when count is 0.
+// Nearest-rank percentiles of one figure; all 0 over no values.
+struct LatencyPercentiles {
   int64_t p50_ns = 0, p90_ns = 0, p99_ns = 0, max_ns = 0;
-  // HTA's "short kernels": kernel duration < its launch call's duration.
+};
+
+// One graph replay (cudaGraphLaunch, hipGraphLaunch): a single launch call for all its kernels,
+// so its kernels are not compared with the call one by one.
+struct GraphLaunch {
+  int64_t call_start_ns = 0;
+  int64_t call_ns = 0;    // the launch call's own duration
+  uint64_t kernels = 0;   // its kernels on this device
+  int64_t kernel_ns = 0;  // their summed durations
+  int64_t span_ns = 0;    // first kernel start to last kernel end
+  int64_t first_start_ns = 0;
+};
+
+// Launch figures over the kernels launched by their own call (graph replays' kernels are left out
+// and counted in graph_kernels; each replay is a GraphLaunch):
+//  - start delay: kernel start - launch call start (p50_ns .. max_ns, `count` kernels);
+//  - overhead: the launch call's own duration;
+//  - queue: kernel start - launch call end, clipped at 0 (HTA's queue delay).
+struct LaunchLatency {
+  uint64_t count = 0;                                      // kernels launched by their own call
+  int64_t p50_ns = 0, p90_ns = 0, p99_ns = 0, max_ns = 0;  // start delay
+  LatencyPercentiles overhead, queue;
+  // HTA's "short kernels": kernel duration < its launch call's duration (own-call kernels only).
   uint64_t launch_bound_count = 0;
-  int64_t launch_bound_ns = 0;          // their summed kernel time
-  std::vector<NameCount> launch_bound;  // by count, most first (top 5)
+  int64_t launch_bound_ns = 0;                // their summed kernel time
+  std::vector<NameCount> launch_bound;        // by count, most first (top 5)
+  uint64_t graph_kernels = 0;                 // kernels of graph replays
+  std::vector<GraphLaunch> graph_launches;    // by call start
+  LatencyPercentiles graph_call, graph_span;  // over graph_launches: call_ns, span_ns
 };
 
 struct StreamBusy {
