@@ -56,10 +56,24 @@ size_t DropDuplicates(std::vector<Row>* rows, Same same) {
   return dropped;
 }
 
+// Programmatic dependent launch (CUDA compute capability 9.0 and later) lets a kernel start
+// while its predecessor on the same stream finishes, so overlaps on one stream are real there.
+bool AllowsDependentLaunch(const Trace& trace, uint32_t device) {
+  if (device >= trace.devices.size()) return false;
+  const Device& d = trace.devices[device];
+  return d.backend == Backend::kCuda && d.compute_major >= 9;
+}
+
+// Kernels that start before the previous kernel on their stream has ended, counted apart on
+// devices with programmatic dependent launch (expected) and on the others (a broken clock or
+// stream ids): one warning for each kind found.
 void WarnOverlaps(Trace* trace) {
-  uint64_t overlaps = 0;
-  int64_t largest = 0;
-  size_t example = 0;
+  struct Overlaps {
+    uint64_t count = 0;
+    int64_t largest = 0;
+    size_t example = 0;
+  };
+  Overlaps found[2];  // [0] other devices, [1] devices with programmatic dependent launch
   const std::vector<Kernel>& kernels = trace->kernels;
   int64_t stream_end = INT64_MIN;
   for (size_t i = 0; i < kernels.size(); ++i) {
@@ -69,21 +83,32 @@ void WarnOverlaps(Trace* trace) {
     }
     if (k.stream >= 0 && k.start_ns < stream_end) {
       const int64_t overlap = std::min(stream_end, k.end_ns()) - k.start_ns;
-      if (overlaps == 0 || overlap > largest) {
-        largest = overlap;
-        example = i;
+      Overlaps& o = found[AllowsDependentLaunch(*trace, k.device) ? 1 : 0];
+      if (o.count == 0 || overlap > o.largest) {
+        o.largest = overlap;
+        o.example = i;
       }
-      ++overlaps;
+      ++o.count;
     }
     stream_end = std::max(stream_end, k.end_ns());
   }
-  if (overlaps == 0) return;
-  const Kernel& k = kernels[example];
-  trace->warnings.push_back(fmt::format(
-      "{} kernels start before the previous kernel on their stream has ended (largest overlap "
-      "{}: '{}' on stream {}); kernels of one stream run in order, so the clock or the stream "
-      "ids of this trace are suspect; busy times count the overlap once",
-      overlaps, FormatDuration(static_cast<double>(largest)), trace->str(k.name), k.stream));
+  for (int pdl = 0; pdl < 2; ++pdl) {
+    const Overlaps& o = found[pdl];
+    if (o.count == 0) continue;
+    const Kernel& k = kernels[o.example];
+    const std::string what = fmt::format(
+        "{} kernels start before the previous kernel on their stream has ended (largest overlap "
+        "{}: '{}' on stream {})",
+        o.count, FormatDuration(static_cast<double>(o.largest)), trace->str(k.name), k.stream);
+    trace->warnings.push_back(
+        pdl ? what +
+                  "; on compute capability 9.0 and later this is programmatic dependent "
+                  "launch (a kernel may start while its predecessor finishes), not a clock "
+                  "problem; busy times count the overlap once"
+            : what +
+                  "; kernels of one stream run in order, so the clock or the stream ids of "
+                  "this trace are suspect; busy times count the overlap once");
+  }
 }
 
 }  // namespace

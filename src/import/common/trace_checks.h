@@ -12,7 +12,9 @@ namespace tensormorph {
 //    buggy writer); counting them would inflate every total. Not done when kernel counters
 //    refer to kernels by index (Nsight Compute rows are never duplicated that way).
 //  - warns when kernels on one known stream overlap: kernels of one stream run in order, so the
-//    clock or the stream ids are suspect, and per-stream busy time is a union, not a sum.
+//    clock or the stream ids are suspect, and per-stream busy time is a union, not a sum; except
+//    on CUDA devices of compute capability 9.0 and later, where programmatic dependent launch
+//    lets a kernel start while its predecessor finishes (said in a warning of its own).
 // Each finding is one warning on the trace with a count and an example.
 void CheckDeviceRows(Trace* trace);
 
