@@ -88,7 +88,7 @@ fi
 # of each command over the rounds is kept.
 report_html=$out/report_${mb}mb.html
 # `compare` reads two traces (the same one twice): it is measured against `kernels` on both.
-command_labels=(kernels info ops timeline roofline occupancy "baseline save" report predict
+command_labels=(kernels info ops timeline findings roofline occupancy "baseline save" report predict
   "kernels (2 inputs)" compare)
 command_args() {
   case $1 in

@@ -5,7 +5,7 @@
 #  2. every fuzz harness, reproducibly: a fixed seed and TM_FUZZ_RUNS inputs each (scripts/fuzz.sh);
 #  3. a ThreadSanitizer build of the library and the tests, running the tests of the parallel
 #     paths (the multi-threaded importer, --threads 1 vs N, the report's analyses side by side,
-#     the timeline's concurrent passes and JSON arrays).
+#     the timeline's concurrent passes and JSON arrays, findings' rules beside the timeline).
 # Build folders: build-sanitize, build-tsan (kept between runs; ccache is used when installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,5 +46,5 @@ configure build-tsan "-fsanitize=thread"
 # Only the files that hold these tests are built (tests/CMakeLists.txt: tensormorph_parallel_tests).
 cmake --build build-tsan -j "$JOBS" --target tensormorph_parallel_tests tensormorph
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-  build-tsan/tests/tensormorph_parallel_tests --gtest_filter='*ThreadsDeterminism*:ChromeImporter*:BadInput.MultiChunk*:LinkStage*:Timeline*:WriteJson*'
+  build-tsan/tests/tensormorph_parallel_tests --gtest_filter='*ThreadsDeterminism*:ChromeImporter*:BadInput.MultiChunk*:LinkStage*:Timeline*:WriteJson*:FindingsCli.SpanBasis*'
 phase "all passed"

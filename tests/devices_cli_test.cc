@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -58,11 +59,13 @@ const char* const kMetricFields[] = {"fp64_flops_per_s",        "fp64_matrix_flo
                                      "bf16_matrix_flops_per_s", "fp8_matrix_flops_per_s",
                                      "int8_matrix_ops_per_s",   "memory_bandwidth_bytes_per_s",
                                      "compute_units",           "boost_clock_hz",
-                                     "l2_cache_bytes",          "memory_bytes"};
+                                     "l2_cache_bytes",          "memory_bytes",
+                                     "host_link_bytes_per_s"};
 
 bool IsIntegerField(const std::string& field) {
   return field == "memory_bandwidth_bytes_per_s" || field == "compute_units" ||
-         field == "boost_clock_hz" || field == "l2_cache_bytes" || field == "memory_bytes";
+         field == "boost_clock_hz" || field == "l2_cache_bytes" || field == "memory_bytes" ||
+         field == "host_link_bytes_per_s";
 }
 
 const json* FindDevice(const json& doc, const std::string& key) {
@@ -110,6 +113,8 @@ TEST_F(DevicesCli, JsonListingHasTheSchemaUnitsAndASourcePerFigure) {
   ASSERT_NE(a100, nullptr);
   EXPECT_EQ((*a100)["compute_units"], 108);
   EXPECT_EQ((*a100)["memory_bandwidth_bytes_per_s"], 1555000000000);
+  // PCIe 4.0 x16: 16 GT/s x 16 lanes x 128/130 encoding / 8 bits per direction, rounded.
+  EXPECT_EQ((*a100)["host_link_bytes_per_s"], std::llround(16e9 * 16 * 128 / 130 / 8));
 }
 
 TEST_F(DevicesCli, TableAndCsvListTheSameDevices) {

@@ -152,10 +152,15 @@ TEST(ReportModelFields, KernelJoinsPointAtRowsOfTheSameKernel) {
       EXPECT_GT(roofline, 0u);
     }
   }
-  const Json model = ReportModel({kNcuFixture});
-  for (const Json& i : model["summary"]["below_roof"]) {
-    EXPECT_TRUE(model["roofline"]["rows"].at(i.get<size_t>())["percent_of_roof"].is_number());
-  }
+}
+
+// The summary's findings are `findings --format json`'s, field for field, with its total.
+TEST(ReportModelFields, SummaryFindingsAreThoseOfFindingsJson) {
+  const Json model = ReportModel({kAlexNet});
+  const Json findings = CommandJson({"findings", kAlexNet});
+  ASSERT_FALSE(findings["findings"].empty());
+  EXPECT_EQ(model["summary"]["findings"], findings["findings"]);
+  EXPECT_EQ(model["summary"]["findings_total_gain_ns"], findings["total_gain_ns"]);
 }
 
 }  // namespace

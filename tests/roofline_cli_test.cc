@@ -50,7 +50,10 @@ TEST(RooflineCliTest, RawFixtureJson) {
   EXPECT_NEAR(row["arithmetic_intensity"].get<double>(), 68681728.0 / 13104290, 1e-12);
   EXPECT_NEAR(row["achieved_flops_per_s"].get<double>(), 68681728 / 1.23456e-3, 1e-3);
   EXPECT_EQ(row["peak_source"], "database: rtx-4090");
-  EXPECT_EQ(row["bound"], "memory");
+  // Left of the ridge (the memory side), but 55.6 GFLOP/s is 0.07 % of the FP32 peak (82.6 TFLOP/s)
+  // and 10.6 GB/s 1.1 % of 1008 GB/s: below 10 % of both roofs, latency-bound.
+  EXPECT_EQ(row["bound"], "latency");
+  EXPECT_EQ(row["bound_source"], "below_both_roofs");
   // Launch 2, ampere_fp16_s16816gemm: no FADD count, so no fp16 FLOPs from instructions, but
   // sm__ops_path_tensor_src_fp16_dst_fp32.sum = 268,435,456 tensor-pipe operations in 2,050 us
   // with 41.94 Mbyte of DRAM traffic: a tensor roofline row of precision fp16 whose ceiling is
@@ -63,7 +66,9 @@ TEST(RooflineCliTest, RawFixtureJson) {
   EXPECT_EQ(tensor["total_ns"], 2050000);
   EXPECT_DOUBLE_EQ(tensor["peak_flops_per_s"].get<double>(), 165.2e12);
   EXPECT_DOUBLE_EQ(tensor["ceiling_flops_per_s"].get<double>(), 268435456.0 / 41940000 * 1008e9);
-  EXPECT_EQ(tensor["bound"], "memory");
+  // 131 GFLOP/s (0.08 % of 165.2 TFLOP/s) and 20.5 GB/s (2.0 % of 1008 GB/s): latency-bound too.
+  EXPECT_EQ(tensor["bound"], "latency");
+  EXPECT_EQ(tensor["bound_source"], "below_both_roofs");
   // The fill kernel lacks dram__bytes_read.sum.
   uint64_t skipped = 0;
   for (const Json& s : doc["skipped"]) skipped += s["count"].get<uint64_t>();

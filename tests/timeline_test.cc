@@ -16,7 +16,18 @@
 //     and max(0, kernel ts - call end) (queue delay, HTA), nearest-rank percentiles;
 //     launch-bound: kernel dur < that call's dur; per graph launch its kernels' count, summed
 //     dur and span (first ts to last end), and the call's dur;
-//   * steps: ProfilerStep#N user_annotation durations; the rank's median; stragglers.
+//   * steps: ProfilerStep#N user_annotation durations; the rank's median; stragglers;
+//   * per stream (GPU event tid): idle = last end - first start - union; queue length as HTA's
+//     trace_counters.py computes it: +1 at each cuda_runtime/cuda_driver call with a GPU event of
+//     the same correlation (graph launches left out), -1 at that event's start, cumulative sum by
+//     time (at equal times the -1 first); the mean over the series' points, the time-weighted
+//     mean, the max and the time at or above a limit (each point held until the next). HTA
+//     counts only the calls of its own list (cudaLaunchKernel(ExC), cuLaunchKernel(Ex),
+//     cuda/hipMemcpyAsync, cuda/hipMemsetAsync, hipLaunchKernel, hipExtModuleLaunchKernel,
+//     hipMemcpyWithStream), missing hipModuleLaunchKernel and the synchronous copies, which
+//     are queued like any launch; on streams launched only by its list the figures are HTA's;
+//   * copies: memcpy events grouped by their name's direction and "(Src -> Dst)" kinds, parsed
+//     here with plain string search; bytes from args.bytes, summed durations, bytes / duration.
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -50,6 +61,7 @@ struct Event {
   std::string ts, dur;  // decimal text
   int64_t tid = 0;
   std::optional<int64_t> correlation;
+  int64_t bytes = 0;
 };
 
 // Collects the scalar fields of each element of traceEvents, plus args.correlation, and the
@@ -112,6 +124,7 @@ class Walker : public nlohmann::json_sax<json> {
       if (key_ == "tid") event_.tid = std::stoll(text);
     }
     if (depth_ == 4 && in_args_ && key_ == "correlation") event_.correlation = std::stoll(text);
+    if (depth_ == 4 && in_args_ && key_ == "bytes") event_.bytes = std::stoll(text);
     return true;
   }
   int depth_ = 0;
@@ -130,6 +143,18 @@ struct Work {
   std::string cat, name;
   int64_t stream = 0;
   std::optional<int64_t> correlation;
+  int64_t bytes = 0;
+};
+
+struct Queue {
+  uint64_t launches = 0;
+  double mean = 0, time_mean = 0;
+  int64_t max = 0, time_at_limit = 0;
+};
+
+struct Copies {
+  uint64_t count = 0;
+  int64_t bytes = 0, duration = 0;
 };
 
 struct Expected {
@@ -147,7 +172,54 @@ struct Expected {
   };
   std::map<int64_t, Graph> graphs;  // by the call's ts
   std::vector<int64_t> step_ns;
+  std::map<int64_t, int64_t> stream_idle;
+  std::map<int64_t, Queue> stream_queue;  // by stream
+  std::map<std::string, Copies> copies;   // "HtoD pageable device"
 };
+
+// HTA's launch calls (hta/common/trace_symbol_table.py, get_runtime_launch_events_mask).
+Queue QueueOf(std::vector<std::pair<int64_t, int>> points, int64_t limit) {
+  Queue q;
+  q.launches = points.size() / 2;
+  std::sort(points.begin(), points.end());
+  int64_t length = 0;
+  long double sum = 0, weighted = 0;
+  for (size_t i = 0; i < points.size(); ++i) {
+    length += points[i].second;
+    sum += length;
+    q.max = std::max(q.max, length);
+    if (i + 1 < points.size()) {
+      const int64_t held = points[i + 1].first - points[i].first;
+      weighted += static_cast<long double>(length) * held;
+      if (length >= limit) q.time_at_limit += held;
+    }
+  }
+  if (!points.empty()) {
+    q.mean = static_cast<double>(sum / points.size());
+    const int64_t span = points.back().first - points.front().first;
+    q.time_mean = span > 0 ? static_cast<double>(weighted / span) : 0;
+  }
+  return q;
+}
+
+// "Memcpy HtoD (Pageable -> Device)" -> "HtoD pageable device".
+std::string CopyKey(const std::string& name) {
+  std::string direction = "unknown";
+  for (const char* d : {"HtoD", "DtoH", "DtoD", "HtoH", "PtoP"}) {
+    if (name.find(std::string(" ") + d) != std::string::npos) direction = d;
+  }
+  std::string src = "unknown", dst = "unknown";
+  const size_t open = name.rfind('('), arrow = name.find(" -> "), close = name.rfind(')');
+  auto lower = [](std::string t) {
+    for (char& c : t) c = c == ' ' ? '_' : static_cast<char>(std::tolower(c));
+    return t;
+  };
+  if (open != std::string::npos && arrow != std::string::npos && close != std::string::npos) {
+    src = lower(name.substr(open + 1, arrow - open - 1));
+    dst = lower(name.substr(arrow + 4, close - arrow - 4));
+  }
+  return direction + " " + src + " " + dst;
+}
 
 using Pieces = std::vector<std::pair<int64_t, int64_t>>;
 
@@ -190,7 +262,7 @@ int64_t NearestRank(const std::vector<int64_t>& sorted, double p) {
   return sorted[std::max<size_t>(rank, 1) - 1];
 }
 
-Expected Compute(const fs::path& path, int64_t gap_ns) {
+Expected Compute(const fs::path& path, int64_t gap_ns, int64_t queue_limit = 1024) {
   Walker walker;
   const std::string text = Gunzip(path);
   EXPECT_TRUE(json::sax_parse(text, &walker)) << path;
@@ -199,14 +271,22 @@ Expected Compute(const fs::path& path, int64_t gap_ns) {
     int64_t ts = 0, dur = 0;
     bool graph = false;
   };
-  std::map<int64_t, Call> runtime;  // by correlation
+  std::map<int64_t, Call> runtime;       // by correlation
+  std::map<int64_t, int64_t> launch_ts;  // by correlation: the launch calls but graph launches
   Expected x;
   for (const Event& e : walker.events) {
     if (e.ph != "X") continue;
     const int64_t ts = MicrosToNanos(e.ts) + walker.base_ns;
     const int64_t dur = MicrosToNanos(e.dur);
     if (e.cat == "kernel" || e.cat == "gpu_memcpy" || e.cat == "gpu_memset") {
-      work.push_back({ts, ts + dur, e.cat, e.name, e.tid, e.correlation});
+      work.push_back({ts, ts + dur, e.cat, e.name, e.tid, e.correlation, e.bytes});
+    }
+    if ((e.cat == "cuda_runtime" || e.cat == "cuda_driver") && e.correlation &&
+        e.name.find("GraphLaunch") == std::string::npos) {
+      auto [it, added] = launch_ts.emplace(*e.correlation, ts);
+      if (!added) it->second = std::min(it->second, ts);  // the outer call of a runtime/driver pair
+    }
+    if (e.cat == "kernel" || e.cat == "gpu_memcpy" || e.cat == "gpu_memset") {
     } else if (e.cat == "cuda_runtime" && e.correlation) {
       runtime[*e.correlation] = {ts, dur, e.name.find("GraphLaunch") != std::string::npos};
     } else if (e.cat == "user_annotation" && e.name.rfind("ProfilerStep#", 0) == 0) {
@@ -249,7 +329,29 @@ Expected Compute(const fs::path& path, int64_t gap_ns) {
   x.concurrency[0] += x.end - previous;
   std::map<int64_t, Pieces> by_stream;
   for (const Work& w : work) by_stream[w.stream].emplace_back(w.start, w.end);
-  for (auto& [s, p] : by_stream) x.stream_busy[s] = Length(Union(p));
+  for (auto& [s, p] : by_stream) {
+    const Pieces merged = Union(p);
+    x.stream_busy[s] = Length(merged);
+    x.stream_idle[s] = merged.back().second - merged.front().first - Length(merged);
+  }
+  std::map<int64_t, std::vector<std::pair<int64_t, int>>> queue_points;
+  for (const Work& w : work) {
+    if (!w.correlation) continue;
+    auto it = launch_ts.find(*w.correlation);
+    if (it == launch_ts.end()) continue;
+    queue_points[w.stream].emplace_back(it->second, +1);
+    queue_points[w.stream].emplace_back(w.start, -1);
+  }
+  for (auto& [stream, points] : queue_points) {
+    x.stream_queue[stream] = QueueOf(std::move(points), queue_limit);
+  }
+  for (const Work& w : work) {
+    if (w.cat != "gpu_memcpy") continue;
+    Copies& c = x.copies[CopyKey(w.name)];
+    ++c.count;
+    c.bytes += w.bytes;
+    c.duration += w.end - w.start;
+  }
   const Pieces comm = pieces_of([](const Work& w) { return Class(w) == 0; });
   const Pieces comp = pieces_of([](const Work& w) { return Class(w) == 2; });
   x.comm = Length(comm);
@@ -393,16 +495,60 @@ void CheckDevice(const json& d, const Expected& x, const std::string& where) {
     EXPECT_EQ(row["first_kernel_start_ns"].get<int64_t>(), graph.first);
     EXPECT_EQ(row["span_ns"].get<int64_t>(), graph.last - graph.first);
   }
+  std::map<int64_t, int64_t> idle;
+  for (const json& s : d["streams"]) {
+    idle[s["stream"].get<int64_t>()] = s["idle_ns"];
+    int64_t by_cause_total = 0;
+    for (const auto& [cause, c] : s["idle_by_cause"].items()) {
+      by_cause_total += c["total_ns"].get<int64_t>();
+    }
+    EXPECT_EQ(by_cause_total, s["idle_ns"].get<int64_t>()) << "stream " << s["stream"];
+    const json& q = s["queue_length"];
+    auto it = x.stream_queue.find(s["stream"].get<int64_t>());
+    if (it == x.stream_queue.end()) {
+      EXPECT_EQ(q["launches"].get<uint64_t>(), 0u) << "stream " << s["stream"];
+      continue;
+    }
+    const Queue& want = it->second;
+    EXPECT_EQ(q["launches"].get<uint64_t>(), want.launches) << "stream " << s["stream"];
+    EXPECT_NEAR(q["mean"].get<double>(), want.mean, 1e-9) << "stream " << s["stream"];
+    EXPECT_NEAR(q["time_mean"].get<double>(), want.time_mean, 1e-6) << "stream " << s["stream"];
+    EXPECT_EQ(q["max"].get<int64_t>(), want.max) << "stream " << s["stream"];
+    EXPECT_EQ(q["time_at_limit_ns"].get<int64_t>(), want.time_at_limit) << "stream " << s["stream"];
+  }
+  EXPECT_EQ(idle, x.stream_idle);
+  std::map<std::string, Copies> copies;
+  for (const json& c : d["copies"]) {
+    if (c["kind"] != "memcpy") continue;
+    const std::string key = c["direction"].get<std::string>() + " " +
+                            c["src_memory"].get<std::string>() + " " +
+                            c["dst_memory"].get<std::string>();
+    copies[key] = {c["count"].get<uint64_t>(), c["bytes"].get<int64_t>(),
+                   c["duration_ns"].get<int64_t>()};
+    if (c["duration_ns"].get<int64_t>() > 0) {
+      EXPECT_NEAR(c["bytes_per_s"].get<double>(),
+                  c["bytes"].get<double>() / (c["duration_ns"].get<double>() * 1e-9),
+                  1e-6 * c["bytes_per_s"].get<double>());
+    }
+  }
+  ASSERT_EQ(copies.size(), x.copies.size());
+  for (const auto& [key, want] : x.copies) {
+    ASSERT_TRUE(copies.count(key)) << key;
+    EXPECT_EQ(copies[key].count, want.count) << key;
+    EXPECT_EQ(copies[key].bytes, want.bytes) << key;
+    EXPECT_EQ(copies[key].duration, want.duration) << key;
+  }
   ASSERT_EQ(d["steps"].size(), x.step_ns.size());
   for (size_t i = 0; i < x.step_ns.size(); ++i) {
     EXPECT_EQ(d["steps"][i]["host_ns"].get<int64_t>(), x.step_ns[i]) << "step " << i;
   }
 }
 
-void CheckSingle(const std::string& rel, int64_t gap_ns, const std::vector<std::string>& extra) {
+void CheckSingle(const std::string& rel, int64_t gap_ns, const std::vector<std::string>& extra,
+                 int64_t queue_limit = 1024) {
   const fs::path path = kHta / rel;
   ASSERT_TRUE(fs::exists(path)) << path;
-  const Expected x = Compute(path, gap_ns);
+  const Expected x = Compute(path, gap_ns, queue_limit);
   const auto doc = RunTimeline({path}, extra);
   ASSERT_TRUE(doc.has_value());
   EXPECT_EQ((*doc)["gap_threshold_ns"].get<int64_t>(), gap_ns);
@@ -426,6 +572,16 @@ TEST(TimelineOracle, GraphReplaysAreOneLaunchEach) {
   EXPECT_EQ(decode.graph_kernels, 544u);
   EXPECT_EQ(decode.graphs.size(), 1u);
   EXPECT_LE(decode.launch_bound, 11u);  // of the 11 kernels launched one by one; 553 before
+}
+
+// The queue's limit, lowered so that the time at it is not 0 on a trace this short: the time
+// at the limit then equals HTA's get_time_spent_blocked_on_full_queue(max_queue_length=4).
+TEST(TimelineOracle, QueueLengthAtALimit) {
+  CheckSingle("alexnet_a100_cuda_sync_trace.json.gz", 100'000, {"--queue-limit", "4"}, 4);
+  const Expected x = Compute(kHta / "alexnet_a100_cuda_sync_trace.json.gz", 100'000, 4);
+  int64_t at_limit = 0;
+  for (const auto& [stream, q] : x.stream_queue) at_limit += q.time_at_limit;
+  EXPECT_GT(at_limit, 0);  // the test exercises the limit
 }
 
 TEST(TimelineOracle, Nccl2RankRank0) {

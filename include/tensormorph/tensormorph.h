@@ -18,6 +18,7 @@
 
 #include "tensormorph/analysis/compare/compare.h"             // IWYU pragma: export
 #include "tensormorph/analysis/diff/diff.h"                   // IWYU pragma: export
+#include "tensormorph/analysis/findings/findings.h"           // IWYU pragma: export
 #include "tensormorph/analysis/kernels.h"                     // IWYU pragma: export
 #include "tensormorph/analysis/linking/linked_trace.h"        // IWYU pragma: export
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"  // IWYU pragma: export
@@ -34,5 +35,6 @@
 #include "tensormorph/devices/device_db.h"                    // IWYU pragma: export
 #include "tensormorph/export/baseline/baseline_file.h"        // IWYU pragma: export
 #include "tensormorph/import/importer.h"                      // IWYU pragma: export
+#include "tensormorph/model/copy_kinds.h"                     // IWYU pragma: export
 #include "tensormorph/model/status.h"                         // IWYU pragma: export
 #include "tensormorph/model/trace.h"                          // IWYU pragma: export

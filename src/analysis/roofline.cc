@@ -237,6 +237,16 @@ void ApplyCeiling(RooflineRow* row) {
   if (row->achieved_flops_per_s && *row->ceiling_flops_per_s > 0) {
     row->percent_of_roof = 100 * *row->achieved_flops_per_s / *row->ceiling_flops_per_s;
   }
+  if (row->count > 0 && row->total_ns > 0 &&
+      row->total_ns / static_cast<int64_t>(row->count) < kLatencyFloorNs) {
+    row->bound = Bound::kLatency;
+    row->bound_source = "launch_duration";
+  } else if (row->achieved_flops_per_s && row->achieved_bytes_per_s && *row->peak_flops_per_s > 0 &&
+             100 * *row->achieved_flops_per_s / *row->peak_flops_per_s < kLatencyRoofPercent &&
+             100 * *row->achieved_bytes_per_s / *row->peak_bytes_per_s < kLatencyRoofPercent) {
+    row->bound = Bound::kLatency;
+    row->bound_source = "below_both_roofs";
+  }
 }
 
 RooflineResult AnalyzeRoofline(const std::vector<const LinkedTrace*>& traces,

@@ -20,6 +20,7 @@ CommandRunner AddCompareCommand(CLI::App* app);
 CommandRunner AddPredictCommand(CLI::App* app);
 CommandRunner AddCalibrateCommand(CLI::App* app);
 CommandRunner AddTimelineCommand(CLI::App* app);
+CommandRunner AddFindingsCommand(CLI::App* app);
 CommandRunner AddExportCommand(CLI::App* app);
 CommandRunner AddReportCommand(CLI::App* app);
 

@@ -43,6 +43,7 @@ constexpr Column kColumns[] = {
     {Metric::kFp8MatrixFlopsPerS, "FP8mx", 1e12},
     {Metric::kInt8MatrixOpsPerS, "INT8mx", 1e12},
     {Metric::kMemoryBandwidthBytesPerS, "GB/s", 1e9},
+    {Metric::kHostLinkBytesPerS, "Link GB/s", 1e9},
     {Metric::kComputeUnits, "Units", 1},
     {Metric::kBoostClockHz, "MHz", 1e6},
     {Metric::kL2CacheBytes, "L2 MiB", 1024.0 * 1024},

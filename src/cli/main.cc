@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
       {"predict", tensormorph::AddPredictCommand(&app)},
       {"calibrate", tensormorph::AddCalibrateCommand(&app)},
       {"timeline", tensormorph::AddTimelineCommand(&app)},
+      {"findings", tensormorph::AddFindingsCommand(&app)},
       {"export", tensormorph::AddExportCommand(&app)},
       {"report", tensormorph::AddReportCommand(&app)},
   };

@@ -17,6 +17,8 @@ struct TimelineCommandOptions {
   double gap_us = 100;
   double straggler_threshold_percent = 10;
   bool gaps = false;
+  int64_t queue_limit = 1024;
+  std::vector<std::string> spec_files;
 };
 
 }  // namespace
@@ -39,7 +41,18 @@ CommandRunner AddTimelineCommand(CLI::App* app) {
       ->capture_default_str();
   command->add_flag("--gaps", options->gaps,
                     "table: list every gap, not only the 10 longest; csv: one row per gap");
+  command
+      ->add_option("--queue-limit", options->queue_limit,
+                   "launches a stream holds before the launch call blocks (CUDA's default "
+                   "CUDA_MAX_LAUNCH_QUEUE_PER_STREAM); the time at it is reported per stream")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40))
+      ->capture_default_str();
+  command->add_option("--device-spec", options->spec_files,
+                      "JSON file adding or overriding device figures for the copies' link peaks "
+                      "(docs/devices.md)");
   return [options]() {
+    std::vector<DeviceSpec> devices;
+    if (int rc = LoadDevices(options->spec_files, &devices); rc != kExitOk) return rc;
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
@@ -48,6 +61,8 @@ CommandRunner AddTimelineCommand(CLI::App* app) {
     analysis.min_gap_ns = std::llround(options->gap_us * 1000.0);
     analysis.straggler_threshold_percent = options->straggler_threshold_percent;
     analysis.concurrent = options->common.threads != 1;
+    analysis.queue_limit = options->queue_limit;
+    analysis.devices = &devices;
     const TimelineResult result = AnalyzeTimeline(Pointers(linked), analysis);
     TimelineRenderOptions render;
     render.format = FormatOf(options->common);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -15,15 +16,25 @@
 namespace tensormorph {
 namespace {
 
-constexpr const char* kMetricNames[kMetricCount] = {
-    "fp64_flops_per_s",        "fp64_matrix_flops_per_s",
-    "fp32_flops_per_s",        "fp32_matrix_flops_per_s",
-    "tf32_matrix_flops_per_s", "fp16_matrix_flops_per_s",
-    "bf16_matrix_flops_per_s", "fp8_matrix_flops_per_s",
-    "int8_matrix_ops_per_s",   "memory_bandwidth_bytes_per_s",
-    "compute_units",           "boost_clock_hz",
-    "l2_cache_bytes",          "memory_bytes",
+// In Metric's order; the assert catches a metric added to one and not the other.
+constexpr const char* kMetricNames[] = {
+    "fp64_flops_per_s",
+    "fp64_matrix_flops_per_s",
+    "fp32_flops_per_s",
+    "fp32_matrix_flops_per_s",
+    "tf32_matrix_flops_per_s",
+    "fp16_matrix_flops_per_s",
+    "bf16_matrix_flops_per_s",
+    "fp8_matrix_flops_per_s",
+    "int8_matrix_ops_per_s",
+    "memory_bandwidth_bytes_per_s",
+    "host_link_bytes_per_s",
+    "compute_units",
+    "boost_clock_hz",
+    "l2_cache_bytes",
+    "memory_bytes",
 };
+static_assert(std::size(kMetricNames) == kMetricCount);
 
 // Reported memory is below the nominal size (ECC and driver reservations: 39.4 GiB on an
 // A100 40GB, 79.1 GiB on an H100 80GB) but far from the next size up (80 vs 94 GB is 17%).
@@ -315,9 +326,9 @@ std::optional<Metric> ParseMetric(std::string_view name) {
 }
 
 bool MetricIsInteger(Metric metric) {
-  return metric == Metric::kMemoryBandwidthBytesPerS || metric == Metric::kComputeUnits ||
-         metric == Metric::kBoostClockHz || metric == Metric::kL2CacheBytes ||
-         metric == Metric::kMemoryBytes;
+  return metric == Metric::kMemoryBandwidthBytesPerS || metric == Metric::kHostLinkBytesPerS ||
+         metric == Metric::kComputeUnits || metric == Metric::kBoostClockHz ||
+         metric == Metric::kL2CacheBytes || metric == Metric::kMemoryBytes;
 }
 
 std::string NormalizeArchitecture(std::string_view architecture) {

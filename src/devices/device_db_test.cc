@@ -150,6 +150,51 @@ TEST(DeviceTable, VendorDocumentedFiguresAreExact) {
   EXPECT_EQ(rtx5090->Get(Metric::kComputeUnits)->value, 170);
 }
 
+// The host link is derived from a PCIe generation at x16; recomputed here from the signalling
+// rate (8 / 16 / 32 GT/s per lane for Gen3 / 4 / 5) and 128b/130b encoding, not from the table's
+// helper.
+TEST(DeviceTable, HostLinkIsAPcieX16DataRate) {
+  auto x16 = [](double gt_per_s) { return gt_per_s * 1e9 * 16 * 128.0 / 130.0 / 8.0; };
+  const double gen3 = x16(8), gen4 = x16(16), gen5 = x16(32);
+  EXPECT_NEAR(gen3, 15.754e9, 1e6);
+  EXPECT_NEAR(gen4, 31.508e9, 1e6);
+  EXPECT_NEAR(gen5, 63.015e9, 1e6);
+  EXPECT_EQ(ParseMetric("host_link_bytes_per_s"), Metric::kHostLinkBytesPerS);
+  EXPECT_STREQ(MetricName(Metric::kHostLinkBytesPerS), "host_link_bytes_per_s");
+  EXPECT_TRUE(MetricIsInteger(Metric::kHostLinkBytesPerS));
+
+  const std::vector<DeviceSpec>& devices = BuiltInDevices();
+  int with_link = 0;
+  for (const DeviceSpec& d : devices) {
+    SCOPED_TRACE(d.key);
+    const std::optional<Figure>& link = d.Get(Metric::kHostLinkBytesPerS);
+    if (d.backend == Backend::kCpu || d.backend == Backend::kMetal || d.key == "mi300a" ||
+        d.key == "gb200") {
+      EXPECT_FALSE(link) << "no host<->device link of its own (unified memory or NVLink-C2C)";
+    }
+    if (!link) continue;
+    ++with_link;
+    // Figures are per package; each device of a package (MI250's GCDs) has its own x16 link.
+    const double per_device = link->value / d.devices_per_package;
+    const bool is_rate = std::abs(per_device - gen3) < 1 || std::abs(per_device - gen4) < 1 ||
+                         std::abs(per_device - gen5) < 1;
+    EXPECT_TRUE(is_rate) << per_device << " B/s is no PCIe Gen3/4/5 x16 rate";
+    EXPECT_EQ(link->confidence, Confidence::kDerived);
+    EXPECT_NE(link->source.find("x16"), std::string::npos) << "the source states the width";
+  }
+  EXPECT_GT(with_link, 0);
+
+  auto link_of = [&](std::string_view key) {
+    const DeviceSpec* d = Find(devices, key);
+    return d != nullptr && d->Get(Metric::kHostLinkBytesPerS)
+               ? d->Get(Metric::kHostLinkBytesPerS)->value
+               : 0.0;
+  };
+  EXPECT_NEAR(link_of("a100-sxm4-40gb"), gen4, 1);
+  EXPECT_NEAR(link_of("h100-sxm5-80gb"), gen5, 1);
+  EXPECT_NEAR(link_of("mi300x"), gen5, 1);
+}
+
 // Every entry can be reached by each of its names, given what a runtime would report.
 TEST(DeviceTable, EveryAliasMatchesItsOwnEntry) {
   const std::vector<DeviceSpec>& devices = BuiltInDevices();

@@ -4,10 +4,16 @@
 //   - FLOP/s are dense peaks; vendor tables that quote sparse tensor rates ("*with sparsity")
 //     are halved, and the source says so;
 //   - derived figures state the formula, and are only as strong as their weakest input;
-//   - memory_bytes is the nominal capacity, the vendor's "GB" read as GiB.
+//   - memory_bytes is the nominal capacity, the vendor's "GB" read as GiB;
+//   - host_link_bytes_per_s is derived from the PCIe generation and lane width a cited document
+//     gives (PcieX16Link); platform-dependent host links (SXM2 on POWER9, NVLink-C2C) and
+//     unified-memory parts (Apple, MI300A) have none.
 // Research notes behind the figures: ../shared/reference/other-backends.md §6 and
 // ../shared/reference/nvidia.md; the gaps were filled from the pages named below.
 #include <fmt/format.h>
+
+#include <cmath>
+#include <string>
 
 #include "tensormorph/devices/device_db.h"
 
@@ -36,6 +42,26 @@ struct Entry {
 DeviceSpec Make(DeviceSpec spec, std::initializer_list<Entry> figures) {
   for (const Entry& e : figures) spec.Get(e.metric) = Figure{e.value, e.confidence, e.source};
   return spec;
+}
+
+// PCIe generations whose data rate follows from the signalling rate alone: 8 / 16 / 32 GT/s per
+// lane with 128b/130b encoding. Gen6 (FLIT encoding) is not here: its per-direction data rate is
+// not this formula, and no entry's document gives one.
+enum class PcieGen { kGen3 = 3, kGen4 = 4, kGen5 = 5 };
+
+// The host-link figure of `links` PCIe x16 links (more than one where each device of a package
+// has its own), rounded to whole bytes/s; `cited` names where the generation and width come from.
+Figure PcieX16Link(PcieGen gen, const char* cited, int links = 1) {
+  const int generation = static_cast<int>(gen);
+  const double gt_per_s = 8 << (generation - 3);
+  const double bytes_per_s = std::round(links * gt_per_s * 1e9 * 16 * 128 / 130 / 8);
+  return Figure{
+      bytes_per_s, Confidence::kDerived,
+      fmt::format("derived: {}PCIe Gen{} x16 = {}{:.0f} GT/s x 16 lanes x 128/130 / 8 bit "
+                  "= {:.3f} GB/s per direction; generation and width: {}",
+                  links > 1 ? fmt::format("{} x ", links) : "", generation,
+                  links > 1 ? fmt::format("{} x ", links) : "", gt_per_s, bytes_per_s / 1e9,
+                  cited)};
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -212,6 +238,79 @@ constexpr const char* kNavi31Fp16 =
     "AMD product page figure as listed in ../shared/reference/other-backends.md §6.2 (not "
     "re-read)";
 
+// Host links: where each entry's PCIe generation and lane width are stated.
+constexpr const char* kV100PcieLink =
+    "third party: grokipedia Tesla V100 page ('supports PCIe 3.0'), hwupgrade.it V100 PCIe "
+    "announcement ('connessione PCI Express 16x'), Dell EMC 'Ready Solutions for AI' reference "
+    "guide (PCIe 16 x 2 = 32 GB/s); NVIDIA's V100 PCIe product brief PB-08744-001 not read here";
+constexpr const char* kT4Link =
+    "NVIDIA T4 product brief as reproduced in PNY's T4 manual (manualmachine.com): 'PCI Express "
+    "Gen3', 'NVIDIA supports x8 and x16 PCI Express for the T4' (this is the x16 peak; an x8 slot "
+    "halves it)";
+constexpr const char* kA100SxmLink =
+    "glennklockwood.com/garden/processors/A100 (A100 SXM4: '32+32 GB/s PCIe Gen4 (H2D)', citing "
+    "the NVIDIA A100 datasheet; 32 GB/s per direction at Gen4 is x16) and the TechPowerUp-derived "
+    "table in huggingface.co/spaces/lambdabrendan/Lambda-LLM-Calculator data/gpu_specs.csv (A100 "
+    "SXM4 40/80 GB: 'PCIe 4.0 x16'); NVIDIA datasheet not read here";
+constexpr const char* kA100Pcie40Link =
+    "NVIDIA A100 40GB PCIe product brief PB-10137-001_v03 ('a dual-slot 10.5 inch PCI Express "
+    "Gen4 card', as reproduced at docslib.org) and the TechPowerUp-derived table in "
+    "huggingface.co/spaces/lambdabrendan/Lambda-LLM-Calculator data/gpu_specs.csv (A100 PCIe 40 "
+    "GB: 'PCIe 4.0 x16')";
+constexpr const char* kA100Pcie80Link =
+    "third party: the A100 80GB PCIe announcement as reported by nvplay.ru ('PCI Express 4.0') "
+    "and svethardware.cz ('PCIe x16'); NVIDIA's A100 80GB PCIe product brief PB-10577-001 not "
+    "read here";
+constexpr const char* kA10Link =
+    "sysrqmts.com 'NVIDIA A10 PCIe' page ('PCIe 4.0 x16'; third party)";
+constexpr const char* kL4Link =
+    "store.sourcecode.com L4 listing ('Host Interface PCI Express 4.0 x16') and NVIDIA's MLPerf "
+    "Inference v3.1 system description (github.com/mlcommons/inference_results_v3.1 "
+    "closed/NVIDIA/systems, L4x1_TRT: 'PCIe Gen4 x16')";
+constexpr const char* kL40SLink =
+    "store.sourcecode.com L40S listing ('Host Interface PCI Express 4.0 x16'; third party)";
+constexpr const char* kH100Link =
+    "NVIDIA H100 datasheet table, interconnect 'PCIe Gen5: 128GB/s' for SXM and PCIe (as "
+    "reproduced at archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html; 128 GB/s both ways at "
+    "Gen5 is x16); H100 PCIe product brief PB-11133-001_v02 ('a dual-slot 10.5 inch PCI Express "
+    "Gen5 card', as reproduced at manuals.plus)";
+constexpr const char* kH100NvlLink =
+    "third party: grokipedia 'NVIDIA H100 NVL (900-21010-0120-030)' ('PCIe 5.0 x16') and "
+    "AnandTech's H100 NVL announcement table ('2 x PCIe 5.0', one per board); no NVIDIA document "
+    "read";
+constexpr const char* kH200Link =
+    "saulelectric.com H200 specification ('PCIe Gen5: 128GB/s'; 128 GB/s both ways at Gen5 is "
+    "x16; third party) and NVIDIA's MLPerf Inference v4.1 system description "
+    "(github.com/mlcommons/inference_results_v4.1 closed/NVIDIA/systems/H200-SXM-141GBx8_TRT.json: "
+    "accelerator_host_interconnect 'PCIe Gen5 x16')";
+constexpr const char* kGa102Link =
+    "third party: TechPowerUp-derived table in "
+    "huggingface.co/spaces/lambdabrendan/Lambda-LLM-Calculator data/gpu_specs.csv ('GeForce RTX "
+    "3080 ... PCIe 4.0 x16', 'GeForce RTX 3090 ... PCIe 4.0 x16'); Tom's Hardware launch report: "
+    "the first GeForce cards with PCIe 4.0";
+constexpr const char* k4090Link =
+    "NVIDIA RTX 40 series specification table row 'PCI Express Gen 4' (as reproduced at "
+    "worldlinkhnepal.blogspot.com); x16 from Inno3D's RTX 4090 iChiLL X3 listing ('PCI Express "
+    "x16 4.0', octo24.com)";
+constexpr const char* kMi100Link =
+    "AMD ROCm 'AMD Instinct MI100 microarchitecture': the GPU's 'PCIe Gen 4 x16 link (16 GT/sec)' "
+    "to the host (https://rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi100.html)";
+constexpr const char* kMi210Link =
+    "AMD ROCm 'AMD Instinct MI250 microarchitecture': each CDNA 2 GCD has its own PCIe Gen 4 x16 "
+    "host link; the MI210 is one CDNA 2 GCD on a PCIe 4.0 card (AnandTech 'AMD Releases Instinct "
+    "MI210': GPU 'CDNA 2 GCD', form factor 'PCIe (4.0)')";
+constexpr const char* kMi250Link =
+    "AMD ROCm 'AMD Instinct MI250 microarchitecture': 'The MI250 OAMs attach to the host system "
+    "via PCIe Gen 4 x16 links', 'Each GCD maintains its own PCIe x16 link' (so one x16 link per "
+    "device; the doc adds that some platforms wire x8 per GCD)";
+constexpr const char* kMi300xLink =
+    "AMD ROCm 'AMD Instinct MI300 series microarchitecture': 'The MI300X OAMs attach to the host "
+    "system via PCIe Gen 5 x16 links' (https://rocm.docs.amd.com/en/latest/conceptual/gpu-arch/"
+    "mi300.html)";
+constexpr const char* kMi325xLink =
+    "wiaix.com MI325X page reproducing AMD's product text ('PCIe Gen 5 interface with 16 lanes "
+    "for high-speed host connections'; third party)";
+
 // Apple.
 constexpr const char* kAppleFamilies =
     "Metal feature set tables (Apple7 = M1, Apple8 = M2, Apple9 = M3/M4); GPU core counts from "
@@ -238,25 +337,28 @@ constexpr const char* kM4Family =
 std::vector<DeviceSpec> NvidiaDataCenter() {
   std::vector<DeviceSpec> d;
 
-  d.push_back(Make({.key = "v100-sxm2-16gb",
-                    .name = "NVIDIA V100 SXM2 16GB",
-                    .aliases = {"Tesla V100-SXM2-16GB"},
-                    .vendor = "NVIDIA",
-                    .backend = Backend::kCuda,
-                    .architecture = "sm_70",
-                    .identity_source = "alias as reported in ../shared/data/kineto/hta/trace_diff/"
-                                       "test.json.gz (CC 7.0, 80 SMs)",
-                    .notes = "Volta tensor cores: FP16 inputs only (no BF16/TF32/INT8)."},
-                   {{M::kFp64FlopsPerS, 7.8 * kTera, C::kThirdParty, kV100},
-                    {M::kFp32FlopsPerS, 15.7 * kTera, C::kThirdParty, kV100},
-                    {M::kFp16MatrixFlopsPerS, 125 * kTera, C::kThirdParty, kV100},
-                    {M::kMemoryBandwidthBytesPerS, 900 * kGiga, C::kUnconfirmed, kV100Ref},
-                    {M::kComputeUnits, 80, C::kReported,
-                     "Kineto deviceProperties numSms in ../shared/data/kineto/hta/trace_diff/"
-                     "test.json.gz"},
-                    {M::kBoostClockHz, 1530e6, C::kUnconfirmed, kV100Ref},
-                    {M::kL2CacheBytes, 6 * kMiB, C::kThirdParty, kVoltaWhitepaper},
-                    {M::kMemoryBytes, 16 * kGiB, C::kThirdParty, kV100}}));
+  d.push_back(Make(
+      {.key = "v100-sxm2-16gb",
+       .name = "NVIDIA V100 SXM2 16GB",
+       .aliases = {"Tesla V100-SXM2-16GB"},
+       .vendor = "NVIDIA",
+       .backend = Backend::kCuda,
+       .architecture = "sm_70",
+       .identity_source = "alias as reported in ../shared/data/kineto/hta/trace_diff/"
+                          "test.json.gz (CC 7.0, 80 SMs)",
+       .notes = "Volta tensor cores: FP16 inputs only (no BF16/TF32/INT8). No host-link figure: "
+                "the SXM2 module's host link depends on the platform (PCIe on x86 "
+                "servers, NVLink to POWER9 CPUs)."},
+      {{M::kFp64FlopsPerS, 7.8 * kTera, C::kThirdParty, kV100},
+       {M::kFp32FlopsPerS, 15.7 * kTera, C::kThirdParty, kV100},
+       {M::kFp16MatrixFlopsPerS, 125 * kTera, C::kThirdParty, kV100},
+       {M::kMemoryBandwidthBytesPerS, 900 * kGiga, C::kUnconfirmed, kV100Ref},
+       {M::kComputeUnits, 80, C::kReported,
+        "Kineto deviceProperties numSms in ../shared/data/kineto/hta/trace_diff/"
+        "test.json.gz"},
+       {M::kBoostClockHz, 1530e6, C::kUnconfirmed, kV100Ref},
+       {M::kL2CacheBytes, 6 * kMiB, C::kThirdParty, kVoltaWhitepaper},
+       {M::kMemoryBytes, 16 * kGiB, C::kThirdParty, kV100}}));
   DeviceSpec v100_32 = d.back();
   v100_32.key = "v100-sxm2-32gb";
   v100_32.name = "NVIDIA V100 SXM2 32GB";
@@ -288,6 +390,7 @@ std::vector<DeviceSpec> NvidiaDataCenter() {
               {M::kBoostClockHz, 1380e6, C::kUnconfirmed, v100_pcie},
               {M::kL2CacheBytes, 6 * kMiB, C::kThirdParty, kVoltaWhitepaper},
               {M::kMemoryBytes, gb * kGiB, C::kThirdParty, kV100}}));
+    d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen3, kV100PcieLink);
   }
 
   d.push_back(Make({.key = "t4",
@@ -307,6 +410,7 @@ std::vector<DeviceSpec> NvidiaDataCenter() {
                     {M::kBoostClockHz, 1590e6, C::kThirdParty, kT4},
                     {M::kL2CacheBytes, 4 * kMiB, C::kThirdParty, kT4},
                     {M::kMemoryBytes, 16 * kGiB, C::kThirdParty, kT4}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen3, kT4Link);
 
   // A100: four boards with the same GA100 configuration; memory and bandwidth differ.
   struct A100Board {
@@ -317,6 +421,7 @@ std::vector<DeviceSpec> NvidiaDataCenter() {
     double bandwidth_gbs;
     Confidence bandwidth_confidence;
     const char* bandwidth_source;
+    const char* link_source;
   };
   const char* nsys_a100 =
       "nsys TARGET_INFO_GPU of ../shared/data/nvidia/nsys_sqlite/"
@@ -329,28 +434,32 @@ std::vector<DeviceSpec> NvidiaDataCenter() {
        40,
        1555,
        C::kThirdParty,
-       kA100},
+       kA100,
+       kA100SxmLink},
       {"a100-sxm4-80gb",
        "NVIDIA A100 SXM4 80GB",
        {"NVIDIA A100-SXM4-80GB"},
        80,
        2039,
        C::kThirdParty,
-       kA100Memory},
+       kA100Memory,
+       kA100SxmLink},
       {"a100-pcie-40gb",
        "NVIDIA A100 PCIe 40GB",
        {"NVIDIA A100-PCIE-40GB"},
        40,
        1555.2,
        C::kReported,
-       nsys_a100},
+       nsys_a100,
+       kA100Pcie40Link},
       {"a100-pcie-80gb",
        "NVIDIA A100 PCIe 80GB",
        {"NVIDIA A100 80GB PCIe"},
        80,
        1935,
        C::kThirdParty,
-       kA100Memory},
+       kA100Memory,
+       kA100Pcie80Link},
   };
   for (const A100Board& b : boards) {
     bool pcie40 = std::string_view(b.key) == "a100-pcie-40gb";
@@ -382,6 +491,7 @@ std::vector<DeviceSpec> NvidiaDataCenter() {
          {M::kL2CacheBytes, 40 * kMiB, pcie40 ? C::kReported : C::kThirdParty,
           pcie40 ? nsys_a100 : kA100Memory},
          {M::kMemoryBytes, b.gb * kGiB, C::kThirdParty, kA100Memory}});
+    spec.Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen4, b.link_source);
     d.push_back(std::move(spec));
   }
 
@@ -403,6 +513,7 @@ std::vector<DeviceSpec> NvidiaDataCenter() {
                     {M::kBoostClockHz, 1695e6, C::kThirdParty, kA10Board},
                     {M::kL2CacheBytes, 6 * kMiB, C::kThirdParty, kA10Board},
                     {M::kMemoryBytes, 24 * kGiB, C::kThirdParty, kA10Board}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen4, kA10Link);
 
   d.push_back(Make({.key = "l4",
                     .name = "NVIDIA L4",
@@ -422,6 +533,7 @@ std::vector<DeviceSpec> NvidiaDataCenter() {
                     {M::kBoostClockHz, 2040e6, C::kThirdParty, kL4},
                     {M::kL2CacheBytes, 48 * kMiB, C::kThirdParty, kL4},
                     {M::kMemoryBytes, 24 * kGiB, C::kThirdParty, kL4}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen4, kL4Link);
 
   d.push_back(
       Make({.key = "l40s",
@@ -445,6 +557,7 @@ std::vector<DeviceSpec> NvidiaDataCenter() {
             {M::kComputeUnits, 142, C::kThirdParty, kL40S},
             {M::kBoostClockHz, 2520e6, C::kThirdParty, kL40S},
             {M::kMemoryBytes, 48 * kGiB, C::kThirdParty, kL40S}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen4, kL40SLink);
 
   d.push_back(Make({.key = "h100-sxm5-80gb",
                     .name = "NVIDIA H100 SXM5 80GB",
@@ -468,6 +581,7 @@ std::vector<DeviceSpec> NvidiaDataCenter() {
                     {M::kBoostClockHz, 1980e6, C::kThirdParty, kH100Clock},
                     {M::kL2CacheBytes, 50 * kMiB, C::kThirdParty, kH100},
                     {M::kMemoryBytes, 80 * kGiB, C::kThirdParty, kH100}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen5, kH100Link);
 
   d.push_back(Make({.key = "h100-pcie-80gb",
                     .name = "NVIDIA H100 PCIe 80GB",
@@ -491,6 +605,7 @@ std::vector<DeviceSpec> NvidiaDataCenter() {
                      "re-read)"},
                     {M::kL2CacheBytes, 50 * kMiB, C::kThirdParty, kH100},
                     {M::kMemoryBytes, 80 * kGiB, C::kThirdParty, kH100}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen5, kH100Link);
 
   d.push_back(
       Make({.key = "h100-nvl-94gb",
@@ -506,6 +621,7 @@ std::vector<DeviceSpec> NvidiaDataCenter() {
              "grokipedia 'NVIDIA H100 NVL (900-21010-0120-030)': up to 3.93 TB/s (single source)"},
             {M::kMemoryBytes, 94 * kGiB, C::kThirdParty,
              "grokipedia H100 NVL page; clawkipedia.org H100 page (94 GB HBM3)"}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen5, kH100NvlLink);
 
   d.push_back(Make(
       {.key = "h200-sxm-141gb",
@@ -530,50 +646,57 @@ std::vector<DeviceSpec> NvidiaDataCenter() {
         "a vendor deployment manifest seen in public code (MaxClock SM 1980 MHz "
         "for device 0x2335); single source"},
        {M::kMemoryBytes, 141 * kGiB, C::kThirdParty, kH200}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen5, kH200Link);
 
-  d.push_back(Make({.key = "b200",
-                    .name = "NVIDIA B200",
-                    .aliases = {"NVIDIA B200"},
-                    .vendor = "NVIDIA",
-                    .backend = Backend::kCuda,
-                    .architecture = "sm_100",
-                    .identity_source = kNvBlackwellNames,
-                    .notes = "HGX B200 (1000 W). Clock and L2 are not published by NVIDIA."},
-                   {{M::kFp64FlopsPerS, 37 * kTera, C::kUnconfirmed, kB200Disputed},
-                    {M::kFp64MatrixFlopsPerS, 37 * kTera, C::kUnconfirmed, kB200Disputed},
-                    {M::kFp32FlopsPerS, 75 * kTera, C::kUnconfirmed, kB200Disputed},
-                    {M::kTf32MatrixFlopsPerS, 1100 * kTera, C::kThirdParty, kB200Tensor},
-                    {M::kFp16MatrixFlopsPerS, 2250 * kTera, C::kThirdParty, kB200Tensor},
-                    {M::kBf16MatrixFlopsPerS, 2250 * kTera, C::kThirdParty, kB200Tensor},
-                    {M::kFp8MatrixFlopsPerS, 4500 * kTera, C::kThirdParty, kB200Tensor},
-                    {M::kInt8MatrixOpsPerS, 4500 * kTera, C::kThirdParty, kB200Tensor},
-                    {M::kMemoryBandwidthBytesPerS, 7.7e12, C::kUnconfirmed, kB200Disputed},
-                    {M::kComputeUnits, 148, C::kThirdParty,
-                     "not published by NVIDIA; 148 SMs in the hmc-tech.com B200 listing and as "
-                     "SM_COUNT in public TVM example code"},
-                    {M::kMemoryBytes, 180 * kGiB, C::kUnconfirmed,
-                     "sources disagree (180 GB in NVIDIA's HGX B200 table, 192 GB in the GTC 2024 "
-                     "figures); a public run log shows 'NVIDIA B200 x 2, 183,359 MiB each' "
-                     "(179 GiB), which fits 180"}}));
+  d.push_back(
+      Make({.key = "b200",
+            .name = "NVIDIA B200",
+            .aliases = {"NVIDIA B200"},
+            .vendor = "NVIDIA",
+            .backend = Backend::kCuda,
+            .architecture = "sm_100",
+            .identity_source = kNvBlackwellNames,
+            .notes = "HGX B200 (1000 W). Clock and L2 are not published by NVIDIA. No host-link "
+                     "figure: sources disagree (PCIe Gen5 x16 in NVIDIA's MLPerf v4.1 "
+                     "system description, PCIe Gen6 in the GTC 2024 figures)."},
+           {{M::kFp64FlopsPerS, 37 * kTera, C::kUnconfirmed, kB200Disputed},
+            {M::kFp64MatrixFlopsPerS, 37 * kTera, C::kUnconfirmed, kB200Disputed},
+            {M::kFp32FlopsPerS, 75 * kTera, C::kUnconfirmed, kB200Disputed},
+            {M::kTf32MatrixFlopsPerS, 1100 * kTera, C::kThirdParty, kB200Tensor},
+            {M::kFp16MatrixFlopsPerS, 2250 * kTera, C::kThirdParty, kB200Tensor},
+            {M::kBf16MatrixFlopsPerS, 2250 * kTera, C::kThirdParty, kB200Tensor},
+            {M::kFp8MatrixFlopsPerS, 4500 * kTera, C::kThirdParty, kB200Tensor},
+            {M::kInt8MatrixOpsPerS, 4500 * kTera, C::kThirdParty, kB200Tensor},
+            {M::kMemoryBandwidthBytesPerS, 7.7e12, C::kUnconfirmed, kB200Disputed},
+            {M::kComputeUnits, 148, C::kThirdParty,
+             "not published by NVIDIA; 148 SMs in the hmc-tech.com B200 listing and as "
+             "SM_COUNT in public TVM example code"},
+            {M::kMemoryBytes, 180 * kGiB, C::kUnconfirmed,
+             "sources disagree (180 GB in NVIDIA's HGX B200 table, 192 GB in the GTC 2024 "
+             "figures); a public run log shows 'NVIDIA B200 x 2, 183,359 MiB each' "
+             "(179 GiB), which fits 180"}}));
 
-  d.push_back(Make({.key = "gb200",
-                    .name = "NVIDIA GB200",
-                    .aliases = {"NVIDIA GB200"},
-                    .vendor = "NVIDIA",
-                    .backend = Backend::kCuda,
-                    .architecture = "sm_100",
-                    .identity_source = kNvBlackwellNames,
-                    .notes = "One Blackwell GPU of a GB200 superchip (NVL72, up to 1200 W)."},
-                   {{M::kFp64FlopsPerS, 40 * kTera, C::kUnconfirmed, kGb200Disputed},
-                    {M::kFp64MatrixFlopsPerS, 40 * kTera, C::kUnconfirmed, kGb200Disputed},
-                    {M::kFp32FlopsPerS, 80 * kTera, C::kUnconfirmed, kGb200Disputed},
-                    {M::kTf32MatrixFlopsPerS, 1250 * kTera, C::kThirdParty, kGb200Tensor},
-                    {M::kFp16MatrixFlopsPerS, 2500 * kTera, C::kThirdParty, kGb200Tensor},
-                    {M::kBf16MatrixFlopsPerS, 2500 * kTera, C::kThirdParty, kGb200Tensor},
-                    {M::kFp8MatrixFlopsPerS, 5000 * kTera, C::kThirdParty, kGb200Tensor},
-                    {M::kInt8MatrixOpsPerS, 5000 * kTera, C::kThirdParty, kGb200Tensor},
-                    {M::kMemoryBandwidthBytesPerS, 8e12, C::kUnconfirmed, kGb200Disputed},
-                    {M::kMemoryBytes, 186 * kGiB, C::kUnconfirmed, kGb200Disputed}}));
+  d.push_back(
+      Make({.key = "gb200",
+            .name = "NVIDIA GB200",
+            .aliases = {"NVIDIA GB200"},
+            .vendor = "NVIDIA",
+            .backend = Backend::kCuda,
+            .architecture = "sm_100",
+            .identity_source = kNvBlackwellNames,
+            .notes = "One Blackwell GPU of a GB200 superchip (NVL72, up to 1200 W). No host-link "
+                     "figure: the host link is NVLink-C2C to the Grace CPU, and no NVIDIA "
+                     "per-direction figure per GPU was found."},
+           {{M::kFp64FlopsPerS, 40 * kTera, C::kUnconfirmed, kGb200Disputed},
+            {M::kFp64MatrixFlopsPerS, 40 * kTera, C::kUnconfirmed, kGb200Disputed},
+            {M::kFp32FlopsPerS, 80 * kTera, C::kUnconfirmed, kGb200Disputed},
+            {M::kTf32MatrixFlopsPerS, 1250 * kTera, C::kThirdParty, kGb200Tensor},
+            {M::kFp16MatrixFlopsPerS, 2500 * kTera, C::kThirdParty, kGb200Tensor},
+            {M::kBf16MatrixFlopsPerS, 2500 * kTera, C::kThirdParty, kGb200Tensor},
+            {M::kFp8MatrixFlopsPerS, 5000 * kTera, C::kThirdParty, kGb200Tensor},
+            {M::kInt8MatrixOpsPerS, 5000 * kTera, C::kThirdParty, kGb200Tensor},
+            {M::kMemoryBandwidthBytesPerS, 8e12, C::kUnconfirmed, kGb200Disputed},
+            {M::kMemoryBytes, 186 * kGiB, C::kUnconfirmed, kGb200Disputed}}));
   return d;
 }
 
@@ -602,6 +725,7 @@ std::vector<DeviceSpec> NvidiaGeforce() {
                     {M::kBoostClockHz, 1710e6, C::kReported, kNsys3080},
                     {M::kL2CacheBytes, 5 * kMiB, C::kReported, kNsys3080},
                     {M::kMemoryBytes, 10 * kGiB, C::kReported, kNsys3080}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen4, kGa102Link);
 
   d.push_back(
       Make({.key = "rtx-3080-12gb",
@@ -641,6 +765,7 @@ std::vector<DeviceSpec> NvidiaGeforce() {
                     {M::kBoostClockHz, 1695e6, C::kUnconfirmed, kGa102},
                     {M::kL2CacheBytes, 6 * kMiB, C::kUnconfirmed, kGa102},
                     {M::kMemoryBytes, 24 * kGiB, C::kThirdParty, k3090Pages}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen4, kGa102Link);
 
   d.push_back(Make({.key = "rtx-4080",
                     .name = "NVIDIA GeForce RTX 4080",
@@ -678,6 +803,7 @@ std::vector<DeviceSpec> NvidiaGeforce() {
                     {M::kBoostClockHz, 2520e6, C::kThirdParty, kAd102},
                     {M::kL2CacheBytes, 72 * kMiB, C::kThirdParty, kAd102},
                     {M::kMemoryBytes, 24 * kGiB, C::kThirdParty, kAd102}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen4, k4090Link);
 
   d.push_back(
       Make({.key = "rtx-5080",
@@ -742,6 +868,7 @@ std::vector<DeviceSpec> Amd() {
                            {M::kBoostClockHz, 1.5e9, C::kVendor, kMi100Doc},
                            {M::kL2CacheBytes, 8 * kMiB, C::kVendor, kRocmSpecs},
                            {M::kMemoryBytes, 32 * kGiB, C::kVendor, kRocmSpecs}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen4, kMi100Link);
 
   d.push_back(Make(instinct("mi210", "MI210", "gfx90a"),
                    {{M::kFp64FlopsPerS, 128 * 104 * 1.7e9, C::kDerived, kMi200Derived},
@@ -756,6 +883,7 @@ std::vector<DeviceSpec> Amd() {
                     {M::kBoostClockHz, 1.7e9, C::kUnconfirmed, kMi200Sysinfo},
                     {M::kL2CacheBytes, 8 * kMiB, C::kVendor, kRocmSpecs},
                     {M::kMemoryBytes, 64 * kGiB, C::kVendor, kRocmSpecs}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen4, kMi210Link);
   d.back().notes =
       "The derived peaks assume MI250's 1.7 GHz peak clock, which the MI200 fixture also shows.";
 
@@ -777,12 +905,15 @@ std::vector<DeviceSpec> Amd() {
                            {M::kBoostClockHz, 1.7e9, C::kVendor, kMi250Doc},
                            {M::kL2CacheBytes, 16 * kMiB, C::kVendor, kRocmSpecs},
                            {M::kMemoryBytes, 128 * kGiB, C::kVendor, kRocmSpecs}}));
+  d.back().Get(M::kHostLinkBytesPerS) =
+      PcieX16Link(PcieGen::kGen4, kMi250Link, mi250.devices_per_package);
 
   DeviceSpec mi250x = instinct("mi250x", "MI250X", "gfx90a");
   mi250x.devices_per_package = 2;
   mi250x.notes =
       "Two GCDs, each its own device (110 CUs, 64 GiB); figures are per package. "
-      "Peaks assume MI250's 1.7 GHz.";
+      "Peaks assume MI250's 1.7 GHz. No host-link figure: ROCm documents PCIe Gen4 x16 for "
+      "the MI250 only, and HPE Cray EX nodes attach the MI250X to the CPU over Infinity Fabric.";
   d.push_back(Make(
       mi250x, {{M::kFp64FlopsPerS, 128 * 220 * 1.7e9, C::kDerived, kMi200Derived},
                {M::kFp64MatrixFlopsPerS, 256 * 220 * 1.7e9, C::kDerived, kMi200Derived},
@@ -812,6 +943,7 @@ std::vector<DeviceSpec> Amd() {
                             {M::kBoostClockHz, 2.1e9, C::kDerived, kMi300Clock},
                             {M::kL2CacheBytes, 32 * kMiB, C::kVendor, kRocmSpecs},
                             {M::kMemoryBytes, 192 * kGiB, C::kVendor, kRocmSpecs}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen5, kMi300xLink);
 
   DeviceSpec mi300a = instinct("mi300a", "MI300A", "gfx942");
   mi300a.notes = "APU: the 128 GiB HBM3 is shared with the CPU cores.";
@@ -844,6 +976,7 @@ std::vector<DeviceSpec> Amd() {
                     {M::kComputeUnits, 304, C::kVendor, kRocmSpecs},
                     {M::kL2CacheBytes, 32 * kMiB, C::kVendor, kRocmSpecs},
                     {M::kMemoryBytes, 256 * kGiB, C::kVendor, kRocmSpecs}}));
+  d.back().Get(M::kHostLinkBytesPerS) = PcieX16Link(PcieGen::kGen5, kMi325xLink);
 
   struct Cdna4 {
     const char* key;

@@ -9,6 +9,7 @@
 #include "report/csv.h"
 #include "report/table.h"
 #include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/roofline.h"
 
 namespace tensormorph {
 namespace {
@@ -48,6 +49,8 @@ const Column<C> kCellColumns[] = {
      [](const C& c) { return CsvNumber(c.achieved_bytes_per_s); }},
     {"percent_of_roof", [](const C& c) { return OrNull(c.percent_of_roof); },
      [](const C& c) { return CsvNumber(c.percent_of_roof); }},
+    {"bound", [](const C& c) { return c.bound ? Json(BoundName(*c.bound)) : Json(nullptr); },
+     [](const C& c) { return std::string(c.bound ? BoundName(*c.bound) : ""); }},
 };
 
 using R = CompareRow;

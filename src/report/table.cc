@@ -3,9 +3,16 @@
 #include <algorithm>
 
 namespace tensormorph {
-namespace {
 
-std::string Truncate(const std::string& text, size_t max_width) {
+size_t DisplayWidth(const std::string& text) {
+  size_t width = 0;
+  for (unsigned char c : text) {
+    if ((c & 0xC0) != 0x80) ++width;
+  }
+  return width;
+}
+
+std::string TruncateToWidth(const std::string& text, size_t max_width) {
   if (max_width == 0 || DisplayWidth(text) <= max_width) return text;
   std::string out;
   size_t width = 0;
@@ -17,23 +24,14 @@ std::string Truncate(const std::string& text, size_t max_width) {
   return out + "\u2026";
 }
 
-}  // namespace
-
-size_t DisplayWidth(const std::string& text) {
-  size_t width = 0;
-  for (unsigned char c : text) {
-    if ((c & 0xC0) != 0x80) ++width;
-  }
-  return width;
-}
-
 void TextTable::AddColumn(std::string header, Align align, size_t max_width) {
   columns_.push_back({std::move(header), align, max_width});
 }
 
 void TextTable::AddRow(std::vector<std::string> cells) {
   cells.resize(columns_.size());
-  for (size_t i = 0; i < cells.size(); ++i) cells[i] = Truncate(cells[i], columns_[i].max_width);
+  for (size_t i = 0; i < cells.size(); ++i)
+    cells[i] = TruncateToWidth(cells[i], columns_[i].max_width);
   rows_.push_back(std::move(cells));
 }
 

@@ -28,4 +28,8 @@ class TextTable {
 // Display width of UTF-8 text (code points; good enough for names and units).
 size_t DisplayWidth(const std::string& text);
 
+// `text` cut to `max_width` code points, the last an ellipsis, never inside a UTF-8 sequence;
+// unchanged when it fits or `max_width` is 0.
+std::string TruncateToWidth(const std::string& text, size_t max_width);
+
 }  // namespace tensormorph

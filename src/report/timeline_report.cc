@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <tuple>
 
 #include "analysis/timeline/gaps.h"
 #include "model/time.h"
@@ -11,6 +12,7 @@
 #include "report/csv.h"
 #include "report/json_output.h"
 #include "report/table.h"
+#include "tensormorph/model/copy_kinds.h"
 
 namespace tensormorph {
 namespace {
@@ -22,27 +24,77 @@ double Percent(int64_t part, int64_t whole) {
 }
 
 std::string Cut(const std::string& name) {
-  if (DisplayWidth(name) <= kNameWidth) return name;
-  return name.substr(0, kNameWidth - 1) + "\u2026";
+  return TruncateToWidth(name, kNameWidth);
 }
 
 // {"count", "total_ns", "by_cause"}; DeviceTimelineJson adds the "rows".
+Json CausesJson(const std::array<CauseTotal, kGapCauseCount>& causes);
+
 Json GapsJson(const DeviceTimeline& d) {
+  return {{"count", d.gaps.size()},
+          {"total_ns", d.gap_total_ns},
+          {"by_cause", CausesJson(d.gap_causes)}};
+}
+
+Json CausesJson(const std::array<CauseTotal, kGapCauseCount>& causes) {
   Json by_cause = Json::object();
   for (size_t c = 0; c < kGapCauseCount; ++c) {
-    by_cause[GapCauseName(static_cast<GapCause>(c))] = {{"count", d.gap_causes[c].count},
-                                                        {"total_ns", d.gap_causes[c].total_ns}};
+    by_cause[GapCauseName(static_cast<GapCause>(c))] = {{"count", causes[c].count},
+                                                        {"total_ns", causes[c].total_ns}};
   }
-  return {
-      {"count", d.gaps.size()}, {"total_ns", d.gap_total_ns}, {"by_cause", std::move(by_cause)}};
+  return by_cause;
 }
 
 Json StreamsJson(const DeviceTimeline& d) {
   Json streams = Json::array();
   for (const StreamBusy& s : d.streams) {
-    streams.push_back({{"stream", s.stream}, {"busy_ns", s.busy_ns}, {"work_count", s.work_count}});
+    const QueueLength& q = s.queue;
+    streams.push_back({{"stream", s.stream},
+                       {"busy_ns", s.busy_ns},
+                       {"work_count", s.work_count},
+                       {"start_ns", s.start_ns},
+                       {"end_ns", s.end_ns},
+                       {"idle_ns", s.idle_ns},
+                       {"idle_by_cause", CausesJson(s.idle_causes)},
+                       {"queue_length",
+                        {{"launches", q.launches},
+                         {"mean", q.mean},
+                         {"time_mean", q.time_mean},
+                         {"max", q.max},
+                         {"time_at_limit_ns", q.time_at_limit_ns}}}});
   }
   return streams;
+}
+
+Json CopiesJson(const DeviceTimeline& d) {
+  Json copies = Json::array();
+  for (const CopyBandwidth& c : d.copies) {
+    copies.push_back({{"kind", c.kind == TransferKind::kMemset ? "memset" : "memcpy"},
+                      {"direction", CopyDirectionName(c.direction)},
+                      {"src_memory", MemoryKindName(c.src_memory)},
+                      {"dst_memory", MemoryKindName(c.dst_memory)},
+                      {"count", c.count},
+                      {"bytes", c.bytes},
+                      {"duration_ns", c.duration_ns},
+                      {"bytes_per_s", OrNull(c.bytes_per_s)},
+                      {"peak_bytes_per_s", OrNull(c.peak_bytes_per_s)},
+                      {"percent_of_peak", OrNull(c.percent_of_peak)},
+                      {"peak_source", OrNull(c.peak_source)},
+                      {"no_peak_reason", OrNull(c.no_peak_reason)}});
+  }
+  return copies;
+}
+
+// The stream with the longest time at the queue limit, else the longest queue (for CSV).
+const StreamBusy* FullestQueue(const DeviceTimeline& d) {
+  const StreamBusy* fullest = nullptr;
+  for (const StreamBusy& s : d.streams) {
+    if (fullest == nullptr || std::tie(s.queue.time_at_limit_ns, s.queue.max) >
+                                  std::tie(fullest->queue.time_at_limit_ns, fullest->queue.max)) {
+      fullest = &s;
+    }
+  }
+  return fullest;
 }
 
 Json ConcurrencyJson(const DeviceTimeline& d) {
@@ -83,20 +135,22 @@ Json LaunchJson(const DeviceTimeline& d) {
                       {"first_kernel_start_ns", g.first_start_ns},
                       {"span_ns", g.span_ns}});
   }
-  return {
-      {"count", l.count},
-      {"p50_ns", l.p50_ns},
-      {"p90_ns", l.p90_ns},
-      {"p99_ns", l.p99_ns},
-      {"max_ns", l.max_ns},
-      {"overhead", percentiles(l.overhead)},
-      {"queue", percentiles(l.queue)},
-      {"launch_bound",
-       {{"count", l.launch_bound_count}, {"total_ns", l.launch_bound_ns}, {"top", std::move(top)}}},
-      {"graph_kernels", l.graph_kernels},
-      {"graph_call", percentiles(l.graph_call)},
-      {"graph_span", percentiles(l.graph_span)},
-      {"graph_launches", std::move(graphs)}};
+  return {{"count", l.count},
+          {"p50_ns", l.p50_ns},
+          {"p90_ns", l.p90_ns},
+          {"p99_ns", l.p99_ns},
+          {"max_ns", l.max_ns},
+          {"overhead", percentiles(l.overhead)},
+          {"queue", percentiles(l.queue)},
+          {"launch_bound",
+           {{"count", l.launch_bound_count},
+            {"total_ns", l.launch_bound_ns},
+            {"call_ns", l.launch_bound_call_ns},
+            {"top", std::move(top)}}},
+          {"graph_kernels", l.graph_kernels},
+          {"graph_call", percentiles(l.graph_call)},
+          {"graph_span", percentiles(l.graph_span)},
+          {"graph_launches", std::move(graphs)}};
 }
 
 Json StepsJson(const DeviceTimeline& d) {
@@ -148,6 +202,13 @@ const Column<D> kColumns[] = {
     {"memset_ns", [](const D& d) { return Json(d.memset_ns); },
      [](const D& d) { return Int(d.memset_ns); }},
     {"streams", StreamsJson},
+    {"queue_max", nullptr,
+     [](const D& d) { return d.streams.empty() ? "" : Int(FullestQueue(d)->queue.max); }},
+    {"queue_time_at_limit_ns", nullptr,
+     [](const D& d) {
+       return d.streams.empty() ? "" : Int(FullestQueue(d)->queue.time_at_limit_ns);
+     }},
+    {"copies", CopiesJson},
     {"concurrency", ConcurrencyJson},
     {"communication_ns", [](const D& d) { return Json(d.communication_ns); },
      [](const D& d) { return Int(d.communication_ns); }},
@@ -280,6 +341,40 @@ void PrintDevice(std::ostream& out, const DeviceTimeline& d, const TimelineOptio
     streams += fmt::format("{}{}: {}", streams.empty() ? "" : ", ", s.stream, dur(s.busy_ns));
   }
   out << fmt::format("  streams       {}\n", streams);
+  for (const StreamBusy& s : d.streams) {
+    if (s.queue.launches == 0 && s.idle_ns == 0) continue;
+    std::string idle;
+    for (size_t c = 0; c < kGapCauseCount; ++c) {
+      if (s.idle_causes[c].count == 0) continue;
+      idle += fmt::format("{}{} {}", idle.empty() ? "" : ", ",
+                          GapCauseName(static_cast<GapCause>(c)), dur(s.idle_causes[c].total_ns));
+    }
+    out << fmt::format("    stream {:<6} idle {}{}", s.stream, dur(s.idle_ns),
+                       idle.empty() ? std::string() : fmt::format(" ({})", idle));
+    if (s.queue.launches > 0) {
+      out << fmt::format("; queue mean {:.1f}, max {}", s.queue.time_mean, s.queue.max);
+      if (s.queue.time_at_limit_ns > 0) {
+        out << fmt::format(", {} at the limit of {}", dur(s.queue.time_at_limit_ns),
+                           analysis.queue_limit);
+      }
+    }
+    out << '\n';
+  }
+  for (const CopyBandwidth& c : d.copies) {
+    const std::string what =
+        c.kind == TransferKind::kMemset
+            ? std::string("memset")
+            : fmt::format("memcpy {} ({} -> {})", CopyDirectionName(c.direction),
+                          MemoryKindName(c.src_memory), MemoryKindName(c.dst_memory));
+    out << fmt::format("  copies        {}: {} x, {:.3f} MB, {}", what, c.count,
+                       static_cast<double>(c.bytes) / 1e6, dur(c.duration_ns));
+    if (c.bytes_per_s) out << fmt::format(", {:.2f} GB/s", *c.bytes_per_s / 1e9);
+    if (c.percent_of_peak) {
+      out << fmt::format(" ({:.1f} % of {:.1f} GB/s)", *c.percent_of_peak,
+                         *c.peak_bytes_per_s / 1e9);
+    }
+    out << '\n';
+  }
   std::string concurrency;
   for (size_t k = 0; k < d.concurrency_ns.size(); ++k) {
     concurrency += fmt::format("{}{}: {:.1f} %", k == 0 ? "" : ", ", k,

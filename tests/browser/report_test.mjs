@@ -138,6 +138,15 @@ async function checkRooflineFields(page, inputs, label) {
     `${label}: the kernels table's % of roof is roofline JSON's percent_of_roof for ${single.length} kernels`);
 }
 
+// The summary lists `tensormorph findings --format json`'s findings, in its order, with its gains.
+async function checkFindings(page, inputs, label) {
+  const findings = runJson('findings', '--format', 'json', '--quiet', ...inputs).findings;
+  const shown = await page.$$eval('#findings li.finding', (lis) => lis.map((li) => [li.dataset.rule, li.dataset.gainNs]));
+  check(findings.length > 0 && shown.length === findings.length &&
+    findings.every((f, i) => shown[i][0] === f.rule && shown[i][1] === String(f.estimated_gain_ns)),
+    `${label}: the summary lists the ${findings.length} findings of findings JSON in its order (${shown.map((s) => s[0]).join(', ')})`);
+}
+
 // The occupancy columns read `tensormorph occupancy --format json`'s names.
 async function checkOccupancyFields(page, inputs, label) {
   const rows = runJson('occupancy', '--format', 'json', ...inputs).rows;
@@ -230,6 +239,7 @@ const ncuFixture = [path.join(root, 'tests/data/ncu_raw_fixture.csv')];
   const ctx = await open(file);
   await checkKernels(ctx.page, alexnet, 'alexnet');
   await checkOccupancyFields(ctx.page, alexnet, 'alexnet');
+  await checkFindings(ctx.page, alexnet, 'alexnet');
   await checkTimeline(ctx.page, 'alexnet');
   const diffRows = await ctx.page.$$eval('#diff-table tbody tr', (t) => t.length);
   const diff = runJson('diff', '--format', 'json', demo[0], alexnet[0]);

@@ -39,6 +39,15 @@ inline constexpr const char* kRatesWithoutTimeReason =
 // latency-bound, whatever its intensity says.
 inline constexpr double kLatencyThroughputPercent = 60;
 
+// Without Speed Of Light figures, two signs of latency override the intensity's verdict:
+//  - launches shorter than kLatencyFloorNs on average: a kernel that short is mostly launch ramp
+//    and tail (the empty-kernel duration of current GPUs is 1-3 µs), whatever its intensity;
+//  - achieved FLOP/s and B/s both below kLatencyRoofPercent of the device's peaks: neither
+//    roof is near, so neither is what bounds it (the intensity-based counterpart of the rule
+//    above, with a lower bar because op-shape bytes are a lower bound).
+inline constexpr int64_t kLatencyFloorNs = 5'000;
+inline constexpr double kLatencyRoofPercent = 10;
+
 enum class Bound : uint8_t { kMemory, kCompute, kLatency };
 // "memory", "compute", "latency".
 const char* BoundName(Bound bound);
@@ -66,7 +75,9 @@ struct RooflineRow {
   std::optional<bool> memory_bound;  // intensity below the ridge point (peak / bandwidth)
   // The verdict: from the Speed Of Light throughputs when the profiler measured them
   // (bound_source "speed_of_light": the higher of the two, or latency when both are below
-  // kLatencyThroughputPercent), else from the intensity against the ridge point ("intensity").
+  // kLatencyThroughputPercent), else latency for short launches ("launch_duration") or rates
+  // far below both peaks ("below_both_roofs"), else from the intensity against the ridge point
+  // ("intensity").
   std::optional<Bound> bound;
   std::string bound_source;
   // Speed Of Light: SM and memory throughput in percent of peak, time-weighted over the launches.
@@ -104,6 +115,7 @@ void ResolveDatabasePeaks(const Trace& trace, uint32_t device, Metric peak_metri
                           const std::vector<DeviceSpec>& devices, RooflineRow* row);
 
 // The ceiling at the row's intensity, the bound and the percent of roof, when peaks are known.
+// Reads count and total_ns for the launch-duration rule.
 void ApplyCeiling(RooflineRow* row);
 
 }  // namespace tensormorph

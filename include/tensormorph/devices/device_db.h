@@ -56,6 +56,10 @@ enum class Metric : uint8_t {
   kFp8MatrixFlopsPerS,
   kInt8MatrixOpsPerS,
   kMemoryBandwidthBytesPerS,
+  // Peak data rate per direction of the device's host interconnect (PCIe x16 for every entry that
+  // has it): the ceiling of one host<->device copy. The device side's figure: a narrower or older
+  // slot, a PCIe switch or the host's root port can be slower, and none of that is in a trace.
+  kHostLinkBytesPerS,
   kComputeUnits,  // SMs (NVIDIA), CUs (AMD), GPU cores (Apple)
   kBoostClockHz,
   kL2CacheBytes,

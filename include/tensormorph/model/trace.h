@@ -136,6 +136,30 @@ struct KernelCounters {
 
 enum class TransferKind : uint8_t { kMemcpy, kMemset };
 
+// Which way a copy went; kUnknown for memsets and copies whose input does not say.
+enum class CopyDirection : uint8_t {
+  kUnknown,
+  kHostToDevice,
+  kDeviceToHost,
+  kDeviceToDevice,
+  kHostToHost,
+  kPeerToPeer,  // between two devices
+};
+
+// Where a copy's source or destination lives (CUPTI's memory kinds; pageable host memory makes
+// a copy blocking and staged through a driver buffer). kUnknown where the input does not say.
+enum class MemoryKind : uint8_t {
+  kUnknown,
+  kPageable,
+  kPinned,
+  kDevice,
+  kArray,
+  kManaged,
+  kDeviceStatic,
+  kManagedStatic,
+  kHost,  // host memory whose pinning the trace does not say (ROCm Kineto: "(Device -> Host)")
+};
+
 struct Transfer {
   int64_t start_ns = 0;
   int64_t duration_ns = 0;
@@ -145,6 +169,10 @@ struct Transfer {
   uint32_t device = kNoDevice;
   int64_t stream = -1;
   TransferKind kind = TransferKind::kMemcpy;
+  // Set by importers whose input has them as fields (Nsight's copyKind, srcKind, dstKind), else
+  // read from the name by FinishImport (copy_kinds.h).
+  CopyDirection direction = CopyDirection::kUnknown;
+  MemoryKind src_memory = MemoryKind::kUnknown, dst_memory = MemoryKind::kUnknown;
 };
 static_assert(sizeof(Transfer) <= 64, "Transfer rows must stay compact");
 

@@ -387,8 +387,11 @@ void Comparer::FinishCell(size_t side, CellAccumulator& acc) {
   roof.arithmetic_intensity = *cell.flops / *cell.bytes;
   roof.achieved_flops_per_s = cell.achieved_flops_per_s;
   roof.achieved_bytes_per_s = cell.achieved_bytes_per_s;
+  roof.count = cell.kernels;  // the launch-duration rule: the mean kernel of the row
+  roof.total_ns = cell.device_ns;
   ApplyOpShapeCeiling(trace, device, query_.devices ? *query_.devices : BuiltInDevices(), &roof);
   cell.percent_of_roof = roof.percent_of_roof;
+  cell.bound = roof.bound;
 }
 
 void Comparer::FinishRows(CompareResult* result) {

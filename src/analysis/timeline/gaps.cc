@@ -13,6 +13,8 @@ bool AnyIn(const std::vector<std::vector<int64_t>>& ends, uint32_t track, int64_
   return it != e.end() && *it <= to_ns;
 }
 
+}  // namespace
+
 const WorkLink* LinkOf(const TraceLinks& links, const WorkItem& item) {
   const std::vector<WorkLink>& table =
       item.kind == WorkKind::kKernel ? links.kernels : links.transfers;
@@ -24,8 +26,6 @@ const ApiCall* LaunchOf(const Trace& trace, const TraceLinks& links, const WorkI
   if (link == nullptr || link->launch >= trace.api_calls.size()) return nullptr;
   return &trace.api_calls[link->launch];
 }
-
-}  // namespace
 
 const char* GapCauseName(GapCause cause) {
   switch (cause) {
@@ -126,6 +126,7 @@ void FindDeviceGaps(const Trace& trace, const TraceLinks& links, const HostWaits
       }
     }
     gap.cause = ClassifyGap(g, launch, waits);
+    if (launch != nullptr) gap.launch_call = static_cast<uint32_t>(launch - trace.api_calls.data());
     CauseTotal& total = device->gap_causes[static_cast<size_t>(gap.cause)];
     ++total.count;
     total.total_ns += gap.length_ns;

@@ -23,6 +23,11 @@ bool IsSynchronizeCall(const ApiCall& call, std::string_view name);
 // ...: a cudaMemcpy/cudaMemset/hipMemcpy/hipMemset/cuMemcpy/cuMemset name without "Async").
 bool IsBlockingCopyCall(std::string_view name);
 
+// The link of a work item (nullptr past the link tables) and its launch call (nullptr: none in
+// the trace).
+const WorkLink* LinkOf(const TraceLinks& links, const WorkItem& item);
+const ApiCall* LaunchOf(const Trace& trace, const TraceLinks& links, const WorkItem& item);
+
 // The end times of the waiting calls of each host thread, to ask "did this thread come out of a
 // wait between t0 and t1?" in O(log n).
 class HostWaits {

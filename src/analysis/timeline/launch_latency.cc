@@ -68,6 +68,7 @@ LaunchLatency MeasureLaunchLatency(const Trace& trace, const TraceLinks& links,
     if (kernel.duration_ns < call.duration_ns) {
       ++out.launch_bound_count;
       out.launch_bound_ns += kernel.duration_ns;
+      out.launch_bound_call_ns += call.duration_ns;
       NameCount& n = bound_by_name[kernel.name];
       ++n.count;
       n.total_ns += kernel.duration_ns;

@@ -2,14 +2,15 @@
 
 #include <algorithm>
 #include <future>
-#include <map>
 
+#include "analysis/timeline/copies.h"
 #include "analysis/timeline/device_work.h"
 #include "analysis/timeline/gaps.h"
 #include "analysis/timeline/intervals.h"
 #include "analysis/timeline/launch_latency.h"
 #include "analysis/timeline/ranks.h"
 #include "analysis/timeline/step_timeline.h"
+#include "analysis/timeline/streams.h"
 #include "tensormorph/analysis/kernels.h"
 
 namespace tensormorph {
@@ -48,12 +49,6 @@ void FillBusyAndKinds(const std::vector<WorkItem>& work, const std::vector<Inter
     (kind == WorkKind::kKernel   ? d->kernel_ns
      : kind == WorkKind::kMemcpy ? d->memcpy_ns
                                  : d->memset_ns) = t;
-  }
-  std::map<int64_t, std::vector<Interval>> by_stream;
-  for (const WorkItem& w : work) by_stream[w.stream].push_back(w.interval());
-  for (auto& [stream, intervals] : by_stream) {
-    const uint64_t count = intervals.size();
-    d->streams.push_back({stream, TotalLength(MergeIntervals(std::move(intervals))), count});
   }
   std::vector<Interval> kernels;
   for (const WorkItem& w : work) {
@@ -107,6 +102,9 @@ void AnalyzeInput(int index, const LinkedTrace& input, const TimelineOptions& op
     });
     FillBusyAndKinds(work, merged, &d);
     FillClasses(work, &d);
+    d.streams = AnalyzeStreams(trace, links, waits, work, options.queue_limit);
+    d.copies =
+        MeasureCopies(trace, d.device, work, options.devices ? *options.devices : BuiltInDevices());
     gaps.get();
     if (!input.steps().empty()) {
       d.steps =

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "import/native/native_schema.h"
+#include "tensormorph/model/copy_kinds.h"
 
 namespace tensormorph::native {
 namespace {
@@ -173,6 +174,15 @@ void WriteTransferMembers(const Trace& trace, const Transfer& t, ObjectWriter* r
   Times(t, record);
   if (t.stream != -1) record->Int("stream", t.stream);
   if (t.bytes != 0) record->UInt("bytes", t.bytes);
+  if (t.direction != CopyDirection::kUnknown) {
+    record->String("direction", CopyDirectionName(t.direction));
+  }
+  if (t.src_memory != MemoryKind::kUnknown) {
+    record->String("src_memory", MemoryKindName(t.src_memory));
+  }
+  if (t.dst_memory != MemoryKind::kUnknown) {
+    record->String("dst_memory", MemoryKindName(t.dst_memory));
+  }
   Link(t.link, record);
 }
 

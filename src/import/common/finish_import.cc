@@ -7,6 +7,7 @@
 #include "import/common/trace_checks.h"
 #include "model/timestamp_quantum.h"
 #include "model/trace_order.h"
+#include "tensormorph/model/copy_kinds.h"
 
 namespace tensormorph {
 
@@ -50,6 +51,7 @@ void FinishImport(Trace* trace, const ImportFinish& finish) {
       trace->warnings.push_back(QuantizedTimestampsWarning(*trace));
     }
   }
+  DescribeCopies(trace);
   DemangleKernelNames(trace);
   CheckDeviceRows(trace);
   CheckStrings(trace);

@@ -4,8 +4,9 @@
 //  2. the span (earliest start, latest end);
 //  3. Trace::backends, by one rule (DeriveBackends);
 //  4. the timestamp quantum of WebGPU traces that do not give their resolution;
-//  5. kernel names demangled (kernel_names.h);
-//  6. the checks on device rows and strings (trace_checks.h).
+//  5. copies described from their names where the importer could not (copy_kinds.h);
+//  6. kernel names demangled (kernel_names.h);
+//  7. the checks on device rows and strings (trace_checks.h).
 // Importers call it as the last thing before returning the trace, so that a trace read by
 // Importer::Import directly is the one LoadTrace returns.
 #pragma once

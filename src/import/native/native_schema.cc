@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include "tensormorph/model/copy_kinds.h"
+
 namespace tensormorph::native {
 namespace {
 
@@ -68,6 +70,21 @@ std::string_view TransferKindName(TransferKind kind) {
 }
 std::optional<TransferKind> ParseTransferKind(std::string_view name) {
   return Parse(kTransferKinds, name);
+}
+// The names are copy_kinds.h's, as every other output spells them.
+std::optional<CopyDirection> ParseCopyDirection(std::string_view name) {
+  for (int i = 0; i <= static_cast<int>(CopyDirection::kPeerToPeer); ++i) {
+    const auto direction = static_cast<CopyDirection>(i);
+    if (CopyDirectionName(direction) == name) return direction;
+  }
+  return std::nullopt;
+}
+std::optional<MemoryKind> ParseMemoryKind(std::string_view name) {
+  for (int i = 0; i <= static_cast<int>(MemoryKind::kHost); ++i) {
+    const auto kind = static_cast<MemoryKind>(i);
+    if (MemoryKindName(kind) == name) return kind;
+  }
+  return std::nullopt;
 }
 std::string_view FlowKindName(FlowKind kind) {
   return NameOf(kFlowKinds, kind);

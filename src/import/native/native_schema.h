@@ -23,6 +23,8 @@ std::string_view ApiKindName(ApiKind kind);
 std::optional<ApiKind> ParseApiKind(std::string_view name);
 std::string_view TransferKindName(TransferKind kind);
 std::optional<TransferKind> ParseTransferKind(std::string_view name);
+std::optional<CopyDirection> ParseCopyDirection(std::string_view name);
+std::optional<MemoryKind> ParseMemoryKind(std::string_view name);
 std::string_view FlowKindName(FlowKind kind);
 std::optional<FlowKind> ParseFlowKind(std::string_view name);
 std::string_view FlowPhaseName(FlowPhase phase);

@@ -74,6 +74,10 @@ Status TraceAssembler::ReadKernel(object record, const char* record_at, FieldRea
   return Status::Ok();
 }
 
+constexpr std::string_view kCopyDirectionNames = "HtoD, DtoH, DtoD, HtoH, PtoP, unknown";
+constexpr std::string_view kMemoryKindNames =
+    "pageable, pinned, device, array, managed, device_static, managed_static, host, unknown";
+
 Status TraceAssembler::ReadTransfer(object record, const char* record_at, FieldReader& fields) {
   Transfer t;
   RowTimes times;
@@ -97,6 +101,12 @@ Status TraceAssembler::ReadTransfer(object record, const char* record_at, FieldR
       TM_RETURN_IF_ERROR(fields.Int(v, key, INT64_MIN, INT64_MAX, &t.stream));
     } else if (key == "bytes") {
       TM_RETURN_IF_ERROR(fields.UInt(v, key, UINT64_MAX, &t.bytes));
+    } else if (key == "direction") {
+      TM_RETURN_IF_ERROR(ReadEnum<CopyDirection>(v, key, fields, &ParseCopyDirection,
+                                                 kCopyDirectionNames, &t.direction));
+    } else if (key == "src_memory" || key == "dst_memory") {
+      TM_RETURN_IF_ERROR(ReadEnum<MemoryKind>(v, key, fields, &ParseMemoryKind, kMemoryKindNames,
+                                              key == "src_memory" ? &t.src_memory : &t.dst_memory));
     } else if (key != "type") {
       Unknown(key, v, fields);
     }

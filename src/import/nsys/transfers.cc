@@ -56,18 +56,43 @@ StatusOr<std::map<int64_t, StringId>> CopyKindNames(ImportContext& context) {
   return names;
 }
 
+// ENUM_CUDA_MEM_KIND (CUDA_MEMOPR_MEMORY_KIND_*): 0 pageable, 1 pinned, 2 device, 3 array,
+// 4 managed, 5 device static, 6 managed static, 7 unknown; stable across the exports we read.
+constexpr int64_t kUnknownMemKind = 7;
+MemoryKind MemoryKindOf(int64_t id) {
+  switch (id) {
+    case 0:
+      return MemoryKind::kPageable;
+    case 1:
+      return MemoryKind::kPinned;
+    case 2:
+      return MemoryKind::kDevice;
+    case 3:
+      return MemoryKind::kArray;
+    case 4:
+      return MemoryKind::kManaged;
+    case 5:
+      return MemoryKind::kDeviceStatic;
+    case 6:
+      return MemoryKind::kManagedStatic;
+    default:
+      return MemoryKind::kUnknown;
+  }
+}
+
 Status ReadTable(ImportContext& context, std::string_view table, TransferKind kind,
                  const std::map<int64_t, StringId>& copy_names) {
   if (!context.schema().HasTable(table)) return Status::Ok();
-  StatusOr<Statement> select =
-      SelectColumns(context.db(), context.schema(), table, {"start", "end", "deviceId"},
-                    {"streamId", "correlationId", "globalPid", "bytes", "copyKind"});
+  StatusOr<Statement> select = SelectColumns(
+      context.db(), context.schema(), table, {"start", "end", "deviceId"},
+      {"streamId", "correlationId", "globalPid", "bytes", "copyKind", "srcKind", "dstKind"});
   if (!select.ok()) return select.status();
   Statement& rows = *select;
   const int start = rows.Index("start"), end = rows.Index("end");
   const int device = rows.Index("deviceId"), stream = rows.Index("streamId");
   const int correlation = rows.Index("correlationId"), bytes = rows.Index("bytes");
   const int copy_kind = rows.Index("copyKind"), global_pid = rows.Index("globalPid");
+  const int src_kind = rows.Index("srcKind"), dst_kind = rows.Index("dstKind");
 
   Trace& trace = context.trace();
   const StringId memset_name = trace.strings.Intern("[CUDA memset]");
@@ -91,6 +116,8 @@ Status ReadTable(ImportContext& context, std::string_view table, TransferKind ki
       t.name = it != copy_names.end() ? it->second
                                       : trace.strings.Intern(fmt::format("[CUDA memcpy kind {}]",
                                                                          rows.IntOr(copy_kind, 0)));
+      t.src_memory = MemoryKindOf(rows.IntOr(src_kind, kUnknownMemKind));
+      t.dst_memory = MemoryKindOf(rows.IntOr(dst_kind, kUnknownMemKind));
     }
     ++(kind == TransferKind::kMemcpy ? trace.counts.memcpys : trace.counts.memsets);
     trace.transfers.push_back(t);

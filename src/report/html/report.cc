@@ -4,6 +4,7 @@
 
 #include "report/html/html_page.h"
 #include "report/html/timeline_lanes.h"
+#include "tensormorph/analysis/findings/findings.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
 #include "tensormorph/analysis/ops/ops.h"
@@ -55,6 +56,13 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
         query.devices = &devices;
         return CompareTraces(inputs, query);
       });
+  std::future<FindingsResult> findings_task = std::async(policy, [&] {
+    FindingsQuery query;
+    query.devices = &devices;
+    query.straggler_threshold_percent = options.timeline.straggler_threshold_percent;
+    query.queue_limit = options.timeline.queue_limit;
+    return FindFindings(inputs, query);
+  });
   const KernelSummary kernels = SummarizeKernels(inputs, KernelQuery{});
   const TimelineResult timeline = timeline_task.get();
   const OpsAndPredictions ops = ops_task.get();
@@ -67,6 +75,8 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
   data.occupancy = &occupancy;
   data.roofline = &roofline;
   data.diff = diff;
+  const FindingsResult findings = findings_task.get();
+  data.findings = &findings;
   const std::optional<CompareResult> compare = compare_task.get();
   data.compare = compare ? &*compare : nullptr;
   return RenderReportHtml(BuildReportModel(data, lanes_task.get()), options.title);

@@ -11,6 +11,7 @@
 
 #include "report/compare_report.h"
 #include "report/diff_report.h"
+#include "report/findings_report.h"
 #include "report/kernel_occupancy_report.h"
 #include "report/kernels_report.h"
 #include "report/ops_report.h"
@@ -33,32 +34,9 @@ Json Summary(const ReportData& data) {
     kernel_ns += d.kernel_ns;
     if (d.rank) ranks[*d.rank] = true;
   }
-  // Findings: the longest idle gaps over every device, and the kernels furthest below their roof.
-  std::vector<std::pair<const DeviceTimeline*, const Gap*>> gaps;
-  for (const DeviceTimeline& d : data.timeline->devices) {
-    for (const Gap& g : d.gaps) gaps.emplace_back(&d, &g);
-  }
-  std::stable_sort(gaps.begin(), gaps.end(), [](const auto& a, const auto& b) {
-    return a.second->length_ns > b.second->length_ns;
-  });
-  Json top_gaps = Json::array();
-  for (size_t i = 0; i < gaps.size() && i < 5; ++i) {
-    Json gap = GapJson(*gaps[i].second);
-    gap["device"] = gaps[i].first->label;
-    gap["input"] = gaps[i].first->input;
-    top_gaps.push_back(std::move(gap));
-  }
-  std::vector<size_t> below;  // indices into the roofline rows
-  const std::vector<RooflineRow>& roofline = data.roofline->rows;
-  for (size_t i = 0; i < roofline.size(); ++i) {
-    if (roofline[i].percent_of_roof) below.push_back(i);
-  }
-  std::stable_sort(below.begin(), below.end(), [&](size_t a, size_t b) {
-    // Furthest below the roof, weighted by time: the most to gain first.
-    return (100 - *roofline[a].percent_of_roof) * roofline[a].total_ns >
-           (100 - *roofline[b].percent_of_roof) * roofline[b].total_ns;
-  });
-  if (below.size() > 5) below.resize(5);
+  // What to fix first: `findings --format json`'s findings, ranked by gain.
+  Json findings = Json::array();
+  for (const Finding& f : data.findings->findings) findings.push_back(FindingJson(f));
   Json ranks_json = Json::array();
   for (const auto& [rank, unused] : ranks) ranks_json.push_back(rank);
   return {{"devices", std::move(devices)},
@@ -68,8 +46,8 @@ Json Summary(const ReportData& data) {
           {"busy_percent", span > 0 ? 100.0 * static_cast<double>(busy) / span : 0.0},
           {"kernel_count", data.kernels->kernel_count},
           {"kernel_total_ns", data.kernels->total_ns},
-          {"top_gaps", std::move(top_gaps)},
-          {"below_roof", below}};
+          {"findings", std::move(findings)},
+          {"findings_total_gain_ns", data.findings->total_gain_ns}};
 }
 
 // Index of the row with the most time per (name, backend): the launch shape (occupancy) or the

@@ -10,6 +10,7 @@
 #include "report/json_output.h"
 #include "tensormorph/analysis/compare/compare.h"
 #include "tensormorph/analysis/diff/diff.h"
+#include "tensormorph/analysis/findings/findings.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
@@ -36,8 +37,9 @@ struct ReportData {
   const OpPredictions* op_predictions = nullptr;  // only with --predict: PredictOps over *ops
   const KernelOccupancySummary* occupancy = nullptr;
   const RooflineResult* roofline = nullptr;
-  const ReportDiff* diff = nullptr;        // only with --baseline
-  const CompareResult* compare = nullptr;  // only with --compare: the inputs as sides
+  const ReportDiff* diff = nullptr;          // only with --baseline
+  const CompareResult* compare = nullptr;    // only with --compare: the inputs as sides
+  const FindingsResult* findings = nullptr;  // FindFindings with a default FindingsQuery
 };
 
 // `timeline_lanes`: BuildTimelineLanes over the same inputs and occupancy (built beside the

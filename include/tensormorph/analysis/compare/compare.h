@@ -29,6 +29,7 @@
 
 #include "tensormorph/analysis/compare/categories.h"
 #include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/analysis/roofline.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 #include "tensormorph/devices/device_db.h"
 #include "tensormorph/model/precision.h"
@@ -74,6 +75,9 @@ struct CompareCell {
   // Achieved FLOP/s against the device's ceiling at the row's intensity (roofline.h), in percent;
   // absent when the device has no peaks or the bytes are unknown.
   std::optional<double> percent_of_roof;
+  // roofline.h's verdict for the row's calls on that device (latency for kernels shorter than
+  // kLatencyFloorNs on average or rates far below both roofs); absent without peaks.
+  std::optional<Bound> bound;
 };
 
 // An op inside a row (below the row op): its calls and kernels there, not added to the row again.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/devices/device_db.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph {
@@ -23,6 +24,12 @@ struct TimelineOptions {
   // Run independent passes side by side (linking beside the passes over the trace alone, a
   // device's gaps beside its busy time); the result is the same either way.
   bool concurrent = true;
+  // Launches a stream holds before the host blocks in the launch call: CUDA's default
+  // (CUDA_MAX_LAUNCH_QUEUE_PER_STREAM), the limit HTA's get_time_spent_blocked_on_full_queue
+  // takes.
+  int64_t queue_limit = 1024;
+  // The device table for the copies' link peaks (built-in entries with --device-spec applied).
+  const std::vector<DeviceSpec>* devices = nullptr;  // null = BuiltInDevices()
 };
 
 enum class GapCause : uint8_t {
@@ -44,6 +51,7 @@ struct Gap {
   std::string_view before;  // name of the work that ended when the gap began
   std::string_view after;   // name of the work that started when the gap ended
   GapCause cause = GapCause::kUnknown;
+  uint32_t launch_call = kNoRow;  // the Trace::api_calls row that gave the cause; kNoRow: none
 };
 
 struct CauseTotal {
@@ -85,16 +93,57 @@ struct LaunchLatency {
   // HTA's "short kernels": kernel duration < its launch call's duration (own-call kernels only).
   uint64_t launch_bound_count = 0;
   int64_t launch_bound_ns = 0;                // their summed kernel time
+  int64_t launch_bound_call_ns = 0;           // their launch calls' summed durations
   std::vector<NameCount> launch_bound;        // by count, most first (top 5)
   uint64_t graph_kernels = 0;                 // kernels of graph replays
   std::vector<GraphLaunch> graph_launches;    // by call start
   LatencyPercentiles graph_call, graph_span;  // over graph_launches: call_ns, span_ns
 };
 
+// Launches issued to a stream and not yet started, over time (HTA's queue length): +1 when a
+// launch call starts, -1 when its work starts on the stream; a step function with one point per
+// change, at equal times the starts before the launches. Counted: the work of every launch call
+// but graph launches (one call, many kernels); a synchronous copy is queued until it starts like
+// any launch. HTA's launch-call list is a subset of these (it lacks hipModuleLaunchKernel and the
+// synchronous copies but hipMemcpyWithStream).
+struct QueueLength {
+  uint64_t launches = 0;
+  double mean = 0;       // HTA's mean: over the series' points, unweighted
+  double time_mean = 0;  // weighted by time, first launch to last start
+  int64_t max = 0;
+  // Time the series sat at queue_limit or above (HTA's duration_at_max_queue_length): the host's
+  // next launch call on that stream blocks there.
+  int64_t time_at_limit_ns = 0;
+};
+
+// One stream of a device: its work's span and union, the idle time between (every gap, whatever
+// its length, classified as the device's gaps are), and its launch queue.
 struct StreamBusy {
   int64_t stream = -1;
   int64_t busy_ns = 0;
   uint64_t work_count = 0;
+  int64_t start_ns = 0, end_ns = 0;  // first start, last end of its work
+  int64_t idle_ns = 0;               // span - busy
+  std::array<CauseTotal, kGapCauseCount> idle_causes{};
+  QueueLength queue;
+};
+
+// Copies (and fills) of one kind on one device: their rate against the peak of the link they
+// crossed. Peaks: host <-> device copies the device's host link (host_link_bytes_per_s, per
+// direction); device-to-device copies half the memory bandwidth (each byte is read and
+// written); fills the memory bandwidth (written once). Other copies have no peak here.
+struct CopyBandwidth {
+  TransferKind kind = TransferKind::kMemcpy;
+  CopyDirection direction = CopyDirection::kUnknown;
+  MemoryKind src_memory = MemoryKind::kUnknown, dst_memory = MemoryKind::kUnknown;
+  uint64_t count = 0;
+  uint64_t bytes = 0;
+  int64_t duration_ns = 0;                 // summed durations
+  std::optional<double> bytes_per_s;       // bytes / duration_ns; none without duration
+  std::optional<double> peak_bytes_per_s;  // none: no link figure for this device and kind
+  std::optional<double> percent_of_peak;
+  std::string peak_source;  // "database: KEY host_link_bytes_per_s", "... memory_bandwidth / 2"
+  std::string no_peak_reason;
 };
 
 struct StepTimeline {
@@ -124,6 +173,7 @@ struct DeviceTimeline {
   uint64_t kernel_count = 0, memcpy_count = 0, memset_count = 0;
   int64_t kernel_ns = 0, memcpy_ns = 0, memset_ns = 0;  // union per kind
   std::vector<StreamBusy> streams;                      // by stream id
+  std::vector<CopyBandwidth> copies;    // by kind, direction, source and destination memory
   std::vector<int64_t> concurrency_ns;  // [k]: time within the span with exactly k kernels running
   int64_t communication_ns = 0, computation_ns = 0, memory_ns = 0;  // union per class
   int64_t comm_comp_overlap_ns = 0;  // time with communication and computation both running

@@ -4,8 +4,8 @@
 //
 // Its result rows are those of the commands' `--format json`, field for field (the kernels rows of
 // `tensormorph kernels`, the roofline rows of `tensormorph roofline`, ...; README and docs/ name
-// the fields); `kernels.joined` and `summary.below_roof` point into the occupancy and roofline rows
-// by index.
+// the fields; `summary.findings` are those of `tensormorph findings`); `kernels.joined` points into
+// the occupancy rows by index.
 //
 // window.__tm exposes the state the browser tests read (tests/browser/report_test.mjs): the data,
 // the timeline's visible window and what its last frame drew.
@@ -180,20 +180,19 @@
         { key: 'gap_total_ns', label: 'Idle in gaps', num: true, fmt: fmtNs },
       ],
     });
-    c.append(el('h3', { text: 'Top findings' }));
-    const list = el('ul', { id: 'findings' });
-    for (const g of s.top_gaps) {
-      list.append(el('li', { text: `Idle gap of ${fmtNs(g.length_ns)} on ${g.device} (${g.cause.replace(/_/g, ' ')}), ` +
-        `between ${short(g.before)} and ${short(g.after)}` }));
+    // What to fix first: `tensormorph findings`' findings, ranked by estimated gain.
+    c.append(el('h3', { text: `Findings (estimated gain ${fmtNs(s.findings_total_gain_ns)} in all)` }));
+    const list = el('ol', { id: 'findings' });
+    for (const f of s.findings) {
+      const gain = f.estimated_gain_ns > 0
+        ? `${fmtNs(f.estimated_gain_ns)} (${fmtPct(f.gain_percent)} of the ${f.gain_basis})` : 'no time claimed';
+      const where = [f.where.device, f.where.op, f.where.kernel && short(f.where.kernel)].filter(Boolean).join(' · ');
+      list.append(el('li', { class: 'finding', 'data-rule': f.rule, 'data-gain-ns': String(f.estimated_gain_ns) },
+        el('b', { text: `${gain}: ` }), el('span', { text: `${f.title} ` }),
+        el('span', { class: 'muted', text: `[${f.rule}, ${f.severity}] ${where}` }),
+        el('div', { class: 'muted', text: `Fix: ${f.fix}` })));
     }
-    for (const r of s.below_roof.map((i) => D.roofline.rows[i])) {
-      list.append(el('li', { text: `${short(r.name)} runs at ${fmtPct(r.percent_of_roof)} of its roof ` +
-        `${r.bound ? `(${r.bound} bound) ` : ''}for ${fmtNs(r.total_ns)} on ${r.device}` }));
-    }
-    if (!s.below_roof.length) {
-      list.append(el('li', { class: 'muted', text: 'No kernel has counters for the roofline (profile with Nsight Compute for FLOPs and DRAM bytes).' }));
-    }
-    if (!s.top_gaps.length) list.append(el('li', { class: 'muted', text: `No idle gap longer than ${fmtNs(D.timeline.min_gap_ns)}.` }));
+    if (!s.findings.length) list.append(el('li', { class: 'muted', text: 'No finding: no rule\'s condition holds on these inputs.' }));
     c.append(list);
   }
   const short = (name) => (name && name.length > 80 ? name.slice(0, 77) + '…' : name || '–');

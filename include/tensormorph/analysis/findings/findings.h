@@ -1,0 +1,90 @@
+// What to fix first (`tensormorph findings`, README "Findings"): deterministic rules over the
+// figures of timeline, roofline and occupancy, each finding with the time it would give back.
+//
+// Invariants:
+//  - every number a finding shows is the figure its analysis prints (timeline's gaps, causes,
+//    launch and copy figures; roofline's rows; occupancy's rows), never a recomputation of it;
+//  - gains never count a nanosecond twice. Idle time: each of timeline's gaps belongs to one rule
+//    by its cause (host_launch_gaps, synchronization, blocking_copies), and launch_bound_kernels
+//    claims at most the idle time left outside those gaps, so the idle rules' gains add up to at
+//    most the device's idle time. Busy time: each kernel or copy row is claimed by one rule
+//    (fp32_matmul before below_roof; pageable copies by blocking_copies, not slow_copies).
+//  - findings are ranked by gain, largest first; rules that claim no time (low_occupancy) last.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/devices/device_db.h"
+
+namespace tensormorph {
+
+struct FindingsQuery {
+  int64_t min_gap_ns = 10'000;  // idle gaps longer than this are the gap rules' evidence
+  // below_roof: the share of the roof a well-tuned op reaches; the gain is the time above it.
+  double attainable_roof_percent = 70;
+  // slow_copies: copies below this share of their link's peak.
+  double slow_copy_percent = 25;
+  // low_occupancy: rows with at least this share of the input's kernel time, occupancy below
+  // low_occupancy_percent.
+  double occupancy_time_percent = 5;
+  double low_occupancy_percent = 50;
+  size_t top_items = 5;                              // evidence items per finding
+  const std::vector<DeviceSpec>* devices = nullptr;  // null = BuiltInDevices()
+  int64_t queue_limit = 1024;
+  double straggler_threshold_percent = 10;
+  // The work rules (roofline, occupancy) run on a second thread beside the timeline; false runs
+  // everything on the caller's thread (`--threads 1`).
+  bool concurrent = true;
+};
+
+using EvidenceValue = std::variant<int64_t, double, std::string>;
+struct Evidence {
+  std::string key;
+  EvidenceValue value;
+};
+
+// One of the top items behind a finding (a gap, an op, a kernel, a copy kind).
+struct FindingItem {
+  std::string name;
+  std::vector<Evidence> figures;
+};
+
+struct FindingWhere {
+  int input = 0;
+  std::string device;  // DeviceLabel (occupancy rows: the architecture)
+  std::optional<int64_t> stream;
+  std::string op, kernel;
+};
+
+struct Finding {
+  std::string rule;      // host_launch_gaps, synchronization, blocking_copies, ...
+  std::string severity;  // high (gain >= 10 % of the basis), medium (>= 2 %), low, info (no gain)
+  std::string title;
+  int64_t estimated_gain_ns = 0;
+  double gain_percent = 0;  // of the input's steps when it has steps, else of the device's span
+  std::string gain_basis;   // "steps" or "span"
+  FindingWhere where;
+  std::vector<Evidence> evidence;
+  std::vector<FindingItem> top;
+  std::string fix;
+};
+
+struct FindingsResult {
+  // Summed over the findings but stragglers (a straggler's excess is the others' wait, time its
+  // own findings claim already).
+  int64_t total_gain_ns = 0;
+  std::vector<Finding> findings;  // by gain, largest first
+};
+
+// The rules' names, in the README's order.
+const std::vector<std::string>& FindingRules();
+
+FindingsResult FindFindings(const std::vector<const LinkedTrace*>& inputs,
+                            const FindingsQuery& query);
+
+}  // namespace tensormorph

@@ -1,0 +1,119 @@
+// exposed_communication, slow_copies and stragglers: time spent moving data, and ranks the others
+// waited for.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis/findings/rules.h"
+#include "tensormorph/model/copy_kinds.h"
+
+namespace tensormorph::findings {
+namespace {
+
+void ExposedCommunication(const InputContext& ctx, const DeviceTimeline& d,
+                          std::vector<Finding>* out) {
+  const int64_t exposed = d.communication_ns - d.comm_comp_overlap_ns;
+  if (d.communication_ns == 0 || exposed <= 0) return;
+  Finding f = NewFinding(ctx, "exposed_communication", exposed, &d);
+  f.title = fmt::format("communication not overlapped with computation ({:.1f} % overlapped)",
+                        d.comm_comp_overlap_percent.value_or(0));
+  f.evidence = {{"communication_ns", d.communication_ns},
+                {"overlap_ns", d.comm_comp_overlap_ns},
+                {"exposed_ns", exposed},
+                {"overlap_percent", d.comm_comp_overlap_percent.value_or(0)}};
+  f.fix =
+      "Overlap communication with computation: DDP/FSDP gradient buckets (bucket_cap_mb), "
+      "prefetch in FSDP (forward_prefetch, backward_prefetch), or issue the collective on a side "
+      "stream before the computation that does not need its result.";
+  out->push_back(std::move(f));
+}
+
+// Copies are memcpys that are not from or to pageable memory (those are blocking_copies').
+void SlowCopies(const InputContext& ctx, const DeviceTimeline& d, std::vector<Finding>* out) {
+  const double attainable = ctx.query->attainable_roof_percent / 100;
+  int64_t gain = 0;
+  std::vector<std::pair<int64_t, const CopyBandwidth*>> slow;
+  for (const CopyBandwidth& c : d.copies) {
+    if (c.kind != TransferKind::kMemcpy || !c.percent_of_peak || c.bytes == 0) continue;
+    if (c.src_memory == MemoryKind::kPageable || c.dst_memory == MemoryKind::kPageable) continue;
+    if (*c.percent_of_peak >= ctx.query->slow_copy_percent) continue;
+    const double at_attainable_ns =
+        static_cast<double>(c.bytes) / (*c.peak_bytes_per_s * attainable) * 1e9;
+    const int64_t copy_gain = c.duration_ns - static_cast<int64_t>(at_attainable_ns);
+    if (copy_gain <= 0) continue;
+    gain += copy_gain;
+    slow.emplace_back(copy_gain, &c);
+  }
+  if (slow.empty()) return;
+  std::stable_sort(slow.begin(), slow.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  auto what = [](const CopyBandwidth& c) {
+    return fmt::format("memcpy {} ({} -> {})", CopyDirectionName(c.direction),
+                       MemoryKindName(c.src_memory), MemoryKindName(c.dst_memory));
+  };
+  Finding f = NewFinding(ctx, "slow_copies", gain, &d);
+  f.where.kernel = what(*slow.front().second);
+  f.title = fmt::format("copies below {:.0f} % of their link's peak (most: {} at {:.1f} %)",
+                        ctx.query->slow_copy_percent, f.where.kernel,
+                        *slow.front().second->percent_of_peak);
+  f.evidence = {{"attainable_percent", ctx.query->attainable_roof_percent}};
+  for (size_t i = 0; i < slow.size() && i < ctx.query->top_items; ++i) {
+    const CopyBandwidth& c = *slow[i].second;
+    f.top.push_back({what(c),
+                     {{"count", static_cast<int64_t>(c.count)},
+                      {"bytes", static_cast<int64_t>(c.bytes)},
+                      {"duration_ns", c.duration_ns},
+                      {"bytes_per_s", *c.bytes_per_s},
+                      {"peak_bytes_per_s", *c.peak_bytes_per_s},
+                      {"percent_of_peak", *c.percent_of_peak},
+                      {"gain_ns", slow[i].first},
+                      {"peak_source", c.peak_source}}});
+  }
+  f.fix =
+      "Batch small copies into one (torch.cat before .to(), a preallocated staging buffer), keep "
+      "data on the device between steps, and copy from pinned memory so the copy runs at the "
+      "link's rate.";
+  out->push_back(std::move(f));
+}
+
+}  // namespace
+
+void FindSlowTransfers(const InputContext& ctx, const DeviceTimeline& device,
+                       std::vector<Finding>* out) {
+  ExposedCommunication(ctx, device, out);
+  SlowCopies(ctx, device, out);
+}
+
+void FindStragglers(const std::vector<InputContext>& inputs, const TimelineResult& timeline,
+                    std::vector<Finding>* out) {
+  if (!timeline.median_rank_step_ns) return;
+  for (const RankSteps& r : timeline.ranks) {
+    if (!r.straggler || !r.median_step_ns) continue;
+    const InputContext& ctx = inputs[static_cast<size_t>(r.input)];
+    const DeviceTimeline* busiest = nullptr;
+    for (const DeviceTimeline* d : ctx.timelines) {
+      if (busiest == nullptr || d->busy_ns > busiest->busy_ns) busiest = d;
+    }
+    Finding f =
+        NewFinding(ctx, "stragglers", *r.median_step_ns - *timeline.median_rank_step_ns, busiest);
+    f.title = fmt::format("rank {} is slower than the job: median step {:.3f} ms against {:.3f} ms",
+                          r.rank ? std::to_string(*r.rank) : std::string("?"),
+                          static_cast<double>(*r.median_step_ns) / 1e6,
+                          static_cast<double>(*timeline.median_rank_step_ns) / 1e6);
+    f.evidence = {{"median_step_ns", *r.median_step_ns},
+                  {"job_median_step_ns", *timeline.median_rank_step_ns},
+                  {"steps", static_cast<int64_t>(r.step_count)}};
+    if (busiest != nullptr) {
+      f.evidence.push_back({"device_busy_ns", busiest->busy_ns});
+      f.evidence.push_back({"device_idle_ns", busiest->span_ns - busiest->busy_ns});
+      f.evidence.push_back({"communication_ns", busiest->communication_ns});
+      f.evidence.push_back({"computation_ns", busiest->computation_ns});
+    }
+    f.fix =
+        "Look at this rank's own findings first (host gaps, synchronization, data loading); "
+        "balance the work across ranks and check its device and host for throttling.";
+    out->push_back(std::move(f));
+  }
+}
+
+}  // namespace tensormorph::findings
