@@ -192,7 +192,7 @@ TEST(OpsPredict, UsageErrorsSayWhatToDo) {
     if (std::string(command) == "report") args.insert(args.end(), {"-o", "/dev/null"});
     RunResult alone = RunTensormorph(args);
     EXPECT_EQ(alone.exit_code, 2) << alone.Describe();
-    EXPECT_NE(alone.err.find("are for --predict KEY"), std::string::npos) << alone.err;
+    EXPECT_NE(alone.err.find(" for --predict KEY"), std::string::npos) << alone.err;
   }
 }
 

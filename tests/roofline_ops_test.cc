@@ -2,8 +2,12 @@
 // recorded shapes of framework ops, device time from the kernels those ops launched.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "support/run_tensormorph.h"
 
@@ -67,6 +71,95 @@ TEST(RooflineFromOpShapes, KernelsOutsideCountedOpsAreReportedNotDropped) {
   // 12 kernels: 7 under aten::mm, 1 under the flash attention call, 4 elsewhere (Triton).
   EXPECT_EQ(doc["kernel_count"], 12);
   EXPECT_EQ(skipped, 4u);
+}
+
+Json RunJson(const std::vector<std::string>& args) {
+  std::vector<std::string> full = args;
+  full.insert(full.end(), {"--format", "json", "--quiet"});
+  const auto run = RunTensormorph(full);
+  EXPECT_EQ(run.exit_code, 0) << run.Describe();
+  return run.exit_code == 0 ? Json::parse(run.out) : Json::object();
+}
+
+// `ops` rows carry the roofline of their calls with shapes: aten::mm's percent of roof recomputed
+// here from the figures the test above checks (4 * 2^40 FLOPs, 3 GiB, the MI300X's 1307.4 TFLOP/s
+// BF16 and 5.3 TB/s) and ops' own device time.
+TEST(RooflineFromOpShapes, OpsRowsCarryTheRoofOfTheirCalls) {
+  const Json ops = RunJson({"ops", kTrace});
+  const Json* mm = Row(ops, "aten::mm");
+  ASSERT_NE(mm, nullptr);
+  const double seconds = (*mm)["device_inclusive_ns"].get<double>() * 1e-9;
+  const double achieved = 4398046511104.0 / seconds;
+  const double ceiling = std::min(1307.4e12, 4398046511104.0 / 3221225472.0 * 5.3e12);
+  EXPECT_NEAR((*mm)["percent_of_roof"].get<double>(), 100 * achieved / ceiling, 1e-9);
+  EXPECT_EQ((*mm)["bound"], "compute");
+  EXPECT_EQ((*mm)["bound_source"], "intensity");
+
+  // A device spec halving the BF16 matrix peak doubles the percent; --device-spec needs no
+  // --predict in `ops` (it does for --calibration).
+  const std::filesystem::path spec =
+      std::filesystem::temp_directory_path() / "tm_roofline_ops_half_mi300x.json";
+  std::ofstream(spec) << R"({"schema": "tensormorph.device-spec/1", "devices": [
+      {"key": "mi300x", "bf16_matrix_flops_per_s": 653.7e12, "source": "test: half"}]})";
+  const Json halved = RunJson({"ops", kTrace, "--device-spec", spec.string()});
+  std::filesystem::remove(spec);
+  const Json* mm_halved = Row(halved, "aten::mm");
+  ASSERT_NE(mm_halved, nullptr);
+  EXPECT_NEAR((*mm_halved)["percent_of_roof"].get<double>(),
+              2 * (*mm)["percent_of_roof"].get<double>(), 1e-9);
+  const auto calibration = RunTensormorph({"ops", kTrace, "--calibration", "c.json"});
+  EXPECT_EQ(calibration.exit_code, 2) << calibration.Describe();
+  EXPECT_NE(calibration.err.find("--calibration is for --predict KEY"), std::string::npos)
+      << calibration.err;
+}
+
+// Where an ops row counts the same calls as roofline's op-shape row of that name (every call
+// outermost), the two agree on percent of roof, bound and its source: on the MI300X TimeSformer
+// trace aten::conv2d is latency-bound (below both roofs), on the H100 Qwen trace the lone
+// aten::bmm by launch duration, and the matmuls compute- or memory-bound by intensity.
+TEST(RooflineFromOpShapes, OpsAndRooflineAgreeOnTheBound) {
+  const std::string shared = std::string(TM_SHARED_DATA) + "/kineto/";
+  struct Case {
+    const char* trace;
+    const char* op;
+    const char* bound;
+    const char* source;
+  };
+  const Case cases[] = {
+      {"tracelens_pairs/mi300_timesformer_inference.json.gz", "aten::conv2d", "latency",
+       "below_both_roofs"},
+      {"tracelens_pairs/mi300_timesformer_inference.json.gz", "aten::matmul", "memory",
+       "intensity"},
+      {"tracelens_pairs/h100_qwen1.5-0.5b_inference.json.gz", "aten::linear", "compute",
+       "intensity"},
+      {"tracelens_pairs/h100_qwen1.5-0.5b_inference.json.gz", "aten::scaled_dot_product_attention",
+       "memory", "intensity"},
+  };
+  for (const Case& c : cases) {
+    const Json ops = RunJson({"ops", shared + c.trace});
+    const Json roofline = RunJson({"roofline", shared + c.trace});
+    const Json* op = Row(ops, c.op);
+    const Json* roof = Row(roofline, c.op);
+    ASSERT_NE(op, nullptr) << c.trace << " " << c.op;
+    ASSERT_NE(roof, nullptr) << c.trace << " " << c.op;
+    ASSERT_EQ((*op)["calls_with_flops"], (*roof)["count"]) << c.op;
+    EXPECT_EQ((*op)["bound"], c.bound) << c.op;
+    EXPECT_EQ((*op)["bound_source"], c.source) << c.op;
+    EXPECT_EQ((*op)["bound"], (*roof)["bound"]) << c.op;
+    EXPECT_EQ((*op)["bound_source"], (*roof)["bound_source"]) << c.op;
+    EXPECT_DOUBLE_EQ((*op)["percent_of_roof"].get<double>(),
+                     (*roof)["percent_of_roof"].get<double>())
+        << c.op;
+  }
+  // The H100 trace's one outermost aten::bmm call: shorter than the 5 µs latency floor.
+  const Json qwen =
+      RunJson({"ops", shared + "tracelens_pairs/h100_qwen1.5-0.5b_inference.json.gz"});
+  const Json* bmm = Row(qwen, "aten::bmm");
+  ASSERT_NE(bmm, nullptr);
+  ASSERT_EQ((*bmm)["calls_with_flops"], 1);
+  EXPECT_LT((*bmm)["device_inclusive_ns"].get<int64_t>(), 5000);
+  EXPECT_EQ((*bmm)["bound"], "latency");
+  EXPECT_EQ((*bmm)["bound_source"], "launch_duration");
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ CommandRunner AddOpsCommand(CLI::App* app) {
                       "separated by commas; tensormorph predict has the models)");
   AddPredictFileOptions(command, &options->predict);
   return [options]() {
-    const OpQuery& query = options->query;
+    OpQuery query = options->query;
     const bool predicting = !options->predict.targets.empty();
     if (predicting && (query.by_instance || query.by_stack)) {
       return PrintError(kExitUsage,
@@ -50,18 +50,20 @@ CommandRunner AddOpsCommand(CLI::App* app) {
                         "op and input shapes: tensormorph predict TRACE --device KEY)",
                         "tensormorph ops");
     }
-    if (int rc = CheckPredictFilesNeedTargets(options->predict, "tensormorph ops"); rc != kExitOk) {
+    if (int rc = CheckPredictFilesNeedTargets(options->predict, "tensormorph ops",
+                                              /*device_spec_without_targets=*/true);
+        rc != kExitOk) {
       return rc;
     }
+    // The device table (with --device-spec) serves the rows' roofs and the predictions.
     PredictTargetData predict_data;
     PredictQuery predict_query;
-    if (predicting) {
-      if (int rc = ResolvePredictTargets(options->predict, "--predict", "tensormorph ops",
-                                         &predict_data, &predict_query);
-          rc != kExitOk) {
-        return rc;
-      }
+    if (int rc = ResolvePredictTargets(options->predict, "--predict", "tensormorph ops",
+                                       &predict_data, &predict_query);
+        rc != kExitOk) {
+      return rc;
     }
+    query.devices = &predict_data.devices;
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);

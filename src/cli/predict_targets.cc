@@ -13,11 +13,17 @@ void AddPredictFileOptions(CLI::App* command, PredictTargetOptions* options) {
                       "JSON file adding or overriding device peaks (docs/devices.md)");
 }
 
-int CheckPredictFilesNeedTargets(const PredictTargetOptions& options, std::string_view command) {
-  if (!options.targets.empty() || (options.calibration.empty() && options.spec_files.empty())) {
+int CheckPredictFilesNeedTargets(const PredictTargetOptions& options, std::string_view command,
+                                 bool device_spec_without_targets) {
+  const bool spec_needs_targets = !options.spec_files.empty() && !device_spec_without_targets;
+  if (!options.targets.empty() || (options.calibration.empty() && !spec_needs_targets)) {
     return kExitOk;
   }
-  return PrintError(kExitUsage, "--calibration and --device-spec are for --predict KEY", command);
+  return PrintError(kExitUsage,
+                    device_spec_without_targets ? "--calibration is for --predict KEY"
+                                                : "--calibration and --device-spec are for "
+                                                  "--predict KEY",
+                    command);
 }
 
 const DeviceSpec* FindDevice(const std::vector<DeviceSpec>& devices, std::string_view key) {

@@ -31,9 +31,11 @@ struct PredictTargetData {
 // command's own: predict --device, ops/report --predict).
 void AddPredictFileOptions(CLI::App* command, PredictTargetOptions* options);
 
-// ops and report: --calibration and --device-spec without --predict are a usage error (printed;
-// kExitUsage), else kExitOk.
-int CheckPredictFilesNeedTargets(const PredictTargetOptions& options, std::string_view command);
+// ops and report: --calibration without --predict is a usage error (printed; kExitUsage), and so
+// is --device-spec unless `device_spec_without_targets` (ops: the specs give its rows' roofs
+// too); else kExitOk.
+int CheckPredictFilesNeedTargets(const PredictTargetOptions& options, std::string_view command,
+                                 bool device_spec_without_targets = false);
 
 const DeviceSpec* FindDevice(const std::vector<DeviceSpec>& devices, std::string_view key);
 

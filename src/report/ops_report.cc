@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "model/time.h"
 #include "report/columns.h"
 #include "report/csv.h"
@@ -86,6 +88,13 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces, con
   for (const char* h : {"Device(self)", "Device(incl)", "Host", "Calls", "Kernels", "FLOP/s"}) {
     table.AddColumn(h, A::kRight);
   }
+  // The roof columns only where some row has shapes to compute it from.
+  const bool roofs = std::any_of(summary.rows.begin(), summary.rows.end(),
+                                 [](const OpRow& r) { return r.bound.has_value(); });
+  if (roofs) {
+    table.AddColumn("% of roof", A::kRight);
+    table.AddColumn("Bound", A::kLeft);
+  }
   table.AddColumn("Served by", A::kLeft, 40);
   if (predictions) {
     for (const PredictTargetInfo& t : predictions->targets) {
@@ -107,6 +116,10 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces, con
     cells.push_back(r.graph_kernels > 0 ? fmt::format("{} ({} graph)", r.kernels, r.graph_kernels)
                                         : std::to_string(r.kernels));
     cells.push_back(Rate(r.achieved_flops_per_s));
+    if (roofs) {
+      cells.push_back(r.percent_of_roof ? fmt::format("{:.1f}", *r.percent_of_roof) : "-");
+      cells.emplace_back(r.bound ? BoundName(*r.bound) : "-");
+    }
     cells.push_back(PlacementText(r, true));
     if (predictions) {
       for (size_t t = 0; t < predictions->targets.size(); ++t) {
@@ -197,6 +210,12 @@ const Column<O> kColumns[] = {
     {"calls_with_flops", [](const O& r) { return Json(r.calls_with_flops); }},
     {"achieved_flops_per_s", [](const O& r) { return OrNull(r.achieved_flops_per_s); },
      [](const O& r) { return CsvNumber(r.achieved_flops_per_s); }},
+    {"percent_of_roof", [](const O& r) { return OrNull(r.percent_of_roof); },
+     [](const O& r) { return CsvNumber(r.percent_of_roof); }},
+    {"bound", [](const O& r) { return r.bound ? Json(BoundName(*r.bound)) : Json(nullptr); },
+     [](const O& r) { return std::string(r.bound ? BoundName(*r.bound) : ""); }},
+    {"bound_source", [](const O& r) { return OrNull(r.bound_source); },
+     [](const O& r) { return r.bound_source; }},
 };
 // With --by-input or --by-instance.
 const Column<O> kInputColumns[] = {
@@ -243,7 +262,8 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces, cons
 // prediction).
 void AddPredictCsvHeader(const OpPredictions& predictions, std::vector<std::string>* header) {
   for (const PredictTargetInfo& t : predictions.targets) {
-    for (const char* field : {"predicted_calls", "predicted_measured_ns", "predicted_ns", "model"}) {
+    for (const char* field :
+         {"predicted_calls", "predicted_measured_ns", "predicted_ns", "model"}) {
       header->push_back(fmt::format("{}:{}", t.key, field));
     }
   }

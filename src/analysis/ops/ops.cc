@@ -8,6 +8,7 @@
 #include "analysis/ops/op_stacks.h"
 #include "analysis/ops/slice_device_time.h"
 #include "analysis/ranking.h"
+#include "analysis/roofline_ops.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/linking/work_links.h"
 
@@ -27,7 +28,47 @@ struct RowAccumulator {
   OpRow row;
   std::map<std::pair<Backend, std::string>, OpPlacement> placements;
   std::unordered_map<std::string, OpKernel> kernels;
+  // The calls with flops: their FLOPs per precision, whether every one knew its bytes, and their
+  // device time per (trace, device), for the row's roof.
+  std::map<Precision, double> flops_by_precision;
+  bool bytes_unknown = false;
+  std::map<std::pair<const Trace*, uint32_t>, int64_t> flops_ns_by_device;
 };
+
+// OpRow::percent_of_roof and bound: the roofline of op shapes over the row's calls with flops,
+// on the device that ran most of their time.
+void ApplyRoof(const RowAccumulator& acc, const std::vector<DeviceSpec>& devices, OpRow* row) {
+  if (!row->flops || !row->bytes || acc.bytes_unknown || row->flops_device_ns <= 0) return;
+  const std::pair<const Trace*, uint32_t>* busiest = nullptr;
+  int64_t most = 0;
+  for (const auto& [where, ns] : acc.flops_ns_by_device) {
+    if (where.second != kNoDevice && ns > most) {
+      most = ns;
+      busiest = &where;
+    }
+  }
+  if (busiest == nullptr) return;
+  RooflineRow roof;
+  double most_flops = -1;
+  for (const auto& [precision, flops] : acc.flops_by_precision) {
+    if (flops > most_flops) {
+      most_flops = flops;
+      roof.precision = precision;
+    }
+  }
+  roof.count = row->calls_with_flops;
+  roof.total_ns = row->flops_device_ns;
+  roof.flops = row->flops;
+  roof.dram_bytes = row->bytes;
+  roof.arithmetic_intensity = *row->bytes > 0 ? *row->flops / *row->bytes : 0;
+  const double seconds = static_cast<double>(row->flops_device_ns) * 1e-9;
+  roof.achieved_flops_per_s = *row->flops / seconds;
+  roof.achieved_bytes_per_s = *row->bytes / seconds;
+  ApplyOpShapeCeiling(*busiest->first, busiest->second, devices, &roof);
+  row->percent_of_roof = roof.percent_of_roof;
+  row->bound = roof.bound;
+  row->bound_source = roof.bound_source;
+}
 
 class OpAggregator {
  public:
@@ -145,8 +186,8 @@ void OpAggregator::Add(const LinkedTrace& linked, int input, bool several_inputs
   kernel_of_key_.clear();
   constexpr size_t kNone = SIZE_MAX;
   std::vector<size_t> row_of_slice(trace.slices.size(), kNone);
-  const std::vector<int64_t> inclusive_ns =
-      ComputeSliceDeviceTime(trace, links, stacks, query_.backend).inclusive_ns;
+  const SliceDeviceTime device_time = ComputeSliceDeviceTime(trace, links, stacks, query_.backend);
+  const std::vector<int64_t>& inclusive_ns = device_time.inclusive_ns;
   const std::vector<std::optional<OpWork>>& work_of_slice = linked.slice_work();
 
   auto count_call = [&](uint32_t slice, const std::string& origin) {
@@ -214,11 +255,19 @@ void OpAggregator::Add(const LinkedTrace& linked, int input, bool several_inputs
   for (uint32_t i = 0; i < trace.slices.size(); ++i) {
     const std::optional<OpWork>& work = work_of_slice[i];
     if (!work) continue;
-    OpRow& r = rows_[row_of_slice[i]].row;
+    RowAccumulator& acc = rows_[row_of_slice[i]];
+    OpRow& r = acc.row;
     r.flops = r.flops.value_or(0) + work->flops;
-    if (work->bytes > 0) r.bytes = r.bytes.value_or(0) + work->bytes;
+    if (work->bytes > 0) {
+      r.bytes = r.bytes.value_or(0) + work->bytes;
+    } else {
+      acc.bytes_unknown = true;
+    }
     ++r.calls_with_flops;
     r.flops_device_ns = SaturatingAdd(r.flops_device_ns, inclusive_ns[i]);
+    acc.flops_by_precision[work->precision] += work->flops;
+    int64_t& on_device = acc.flops_ns_by_device[{&trace, device_time.device[i]}];
+    on_device = SaturatingAdd(on_device, inclusive_ns[i]);
   }
 }
 
@@ -246,6 +295,7 @@ OpSummary OpAggregator::Finish() {
     if (row.flops && row.flops_device_ns > 0) {
       row.achieved_flops_per_s = *row.flops / (static_cast<double>(row.flops_device_ns) * 1e-9);
     }
+    ApplyRoof(acc, query_.devices ? *query_.devices : BuiltInDevices(), &row);
     row.total_ns = host_only ? row.host_ns : row.device_ns;
     summary_.rows.push_back(std::move(row));
   }

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/analysis/roofline.h"
+#include "tensormorph/devices/device_db.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph {
@@ -20,6 +22,9 @@ struct OpQuery {
   bool by_input = false;           // keep inputs apart instead of combining them
   size_t top = 0;                  // keep the N largest rows; 0 = all
   size_t top_kernels = 3;          // kernels listed per op
+  // The device table for the rows' roof and bound (built-in entries with --device-spec files
+  // applied); null = BuiltInDevices().
+  const std::vector<DeviceSpec>* devices = nullptr;
 };
 
 // One backend/device an op's kernels ran on.
@@ -60,6 +65,14 @@ struct OpRow {
   uint64_t calls_with_flops = 0;
   std::optional<double> achieved_flops_per_s;  // flops / device_inclusive_ns, when both exist
   int64_t flops_device_ns = 0;                 // device_inclusive_ns of the calls that have flops
+  // The roofline of the calls with flops, as `roofline` computes it for op shapes
+  // (ApplyOpShapeCeiling): the precision with the most FLOPs, the peak of the device that ran
+  // most of their device time, the percent of the ceiling at their intensity and the bound
+  // (latency for calls averaging under kLatencyFloorNs or far below both roofs). Absent when a
+  // call's bytes are unknown or the device has no peak.
+  std::optional<double> percent_of_roof;
+  std::optional<Bound> bound;
+  std::string bound_source;
   std::string origin = "op";  // WorkOriginName: "op", "annotation", "no_op", "no_launch"
   int64_t total_ns = 0;  // the ranking key: device_ns (self, so rows add up), host_ns if host-only
 };
