@@ -1,10 +1,15 @@
 // tm_gen_trace: makes a large Kineto trace by repeating a real sample's events.
 //
-//   tm_gen_trace --sample PATH(.json|.json.gz) --size-mb N -o OUT.json
+//   tm_gen_trace --sample PATH(.json|.json.gz) (--size-mb N | --repetitions N) -o OUT.json
+//                [--period-ms MS] [--renumber-steps]
 //
 // Repetition k shifts every "ts" by k * (sample span + 1 ms) and every id (flow "id",
 // args "correlation", "External id", ...) by k * (max id + 1), so events stay distinct and
 // the links between them (runtime call -> kernel, flow start -> finish) stay intact.
+// The ranks of one job are made alike, so that their collectives still meet: the same
+// --repetitions and the same --period-ms (at least every rank's span; the shift is then
+// k * period), and --renumber-steps so that repetition k's ProfilerStep#N is
+// ProfilerStep#(N + k * (the sample's step numbers' range)).
 // Metadata events (ph "M") are written once. Each event keeps its original text; only the
 // shifted values are rewritten, in integer nanoseconds so no timestamp goes through a double.
 #include <fmt/core.h>
@@ -13,6 +18,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -32,12 +38,14 @@ constexpr uint64_t kBytesPerMb = 1'000'000;
 constexpr std::string_view kIdArgs[] = {"correlation", "External id", "Record function id",
                                         "Sequence number"};
 
+enum class PatchKind : uint8_t { kTs, kId, kStep };
+
 // A value inside Event::text that changes with the repetition.
 struct Patch {
   uint32_t offset;
   uint32_t length;
-  bool is_ts;     // else an id
-  int64_t value;  // ts in ns, or the id
+  PatchKind kind;
+  int64_t value;  // ts in ns, the id, or the step number
 };
 
 struct Event {
@@ -143,7 +151,7 @@ Event ParseEvent(ondemand::parser& parser, std::string_view raw) {
   auto add_id = [&](std::string_view token) {
     if (AllDigits(token)) {  // string or negative ids are left as they are
       event.patches.push_back(
-          {offset_of(token), static_cast<uint32_t>(token.size()), false, ParseInt(token)});
+          {offset_of(token), static_cast<uint32_t>(token.size()), PatchKind::kId, ParseInt(token)});
     }
   };
   for (auto field : doc.get_object()) {
@@ -157,10 +165,22 @@ Event ParseEvent(ondemand::parser& parser, std::string_view raw) {
       size_t used = 0;
       event.ts_ns = MicrosToNanos(token, &used);
       event.has_ts = true;
-      event.patches.push_back({offset_of(token), static_cast<uint32_t>(used), true, event.ts_ns});
+      event.patches.push_back(
+          {offset_of(token), static_cast<uint32_t>(used), PatchKind::kTs, event.ts_ns});
     } else if (key == "dur") {
       size_t used = 0;
       event.dur_ns = MicrosToNanos(Token(field.value()), &used);
+    } else if (key == "name" && field.value().type() == ondemand::json_type::string) {
+      // "ProfilerStep#N": the digits, for --renumber-steps.
+      constexpr std::string_view kStep = "\"ProfilerStep#";
+      const std::string_view token = Token(field.value());
+      const std::string_view digits =
+          token.starts_with(kStep) ? token.substr(kStep.size(), token.size() - kStep.size() - 1)
+                                   : std::string_view();
+      if (AllDigits(digits)) {
+        event.patches.push_back({offset_of(digits), static_cast<uint32_t>(digits.size()),
+                                 PatchKind::kStep, ParseInt(digits)});
+      }
     } else if (key == "id") {
       add_id(Token(field.value()));
     } else if (key == "args" && field.value().type() == ondemand::json_type::object) {
@@ -256,15 +276,25 @@ class Writer {
   uint64_t written_ = 0;
 };
 
-void WriteEvent(Writer& out, const Event& event, int64_t ts_shift, int64_t id_shift) {
+struct Shift {
+  int64_t ts = 0, id = 0, step = 0;
+};
+
+void WriteEvent(Writer& out, const Event& event, const Shift& shift) {
   std::string_view text = event.text;
   size_t pos = 0;
   for (const Patch& p : event.patches) {
     out.Put(text.substr(pos, p.offset - pos));
-    if (p.is_ts) {
-      out.PutMicros(p.value + ts_shift);
-    } else {
-      out.PutInt(p.value + id_shift);
+    switch (p.kind) {
+      case PatchKind::kTs:
+        out.PutMicros(p.value + shift.ts);
+        break;
+      case PatchKind::kId:
+        out.PutInt(p.value + shift.id);
+        break;
+      case PatchKind::kStep:
+        out.PutInt(p.value + shift.step);
+        break;
     }
     pos = p.offset + p.length;
   }
@@ -274,11 +304,16 @@ void WriteEvent(Writer& out, const Event& event, int64_t ts_shift, int64_t id_sh
 struct Options {
   std::string sample;
   uint64_t size_mb = 0;
+  int64_t repetitions = 0;
+  int64_t period_ns = 0;
+  bool renumber_steps = false;
   std::string out;
 };
 
 [[noreturn]] void Usage(const std::string& msg) {
-  fmt::print(stderr, "tm_gen_trace: {}\nusage: tm_gen_trace [--sample PATH] --size-mb N -o OUT\n",
+  fmt::print(stderr,
+             "tm_gen_trace: {}\nusage: tm_gen_trace [--sample PATH] (--size-mb N | --repetitions "
+             "N) -o OUT [--period-ms MS] [--renumber-steps]\n",
              msg);
   std::exit(2);
 }
@@ -290,7 +325,12 @@ Options ParseArgs(int argc, char** argv) {
 #endif
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
-    if (arg != "--sample" && arg != "--size-mb" && arg != "-o") {
+    if (arg == "--renumber-steps") {
+      opt.renumber_steps = true;
+      continue;
+    }
+    if (arg != "--sample" && arg != "--size-mb" && arg != "--repetitions" && arg != "--period-ms" &&
+        arg != "-o") {
       Usage("unknown argument " + std::string(arg));
     }
     if (i + 1 >= argc) {
@@ -300,12 +340,16 @@ Options ParseArgs(int argc, char** argv) {
       opt.sample = argv[++i];
     } else if (arg == "--size-mb") {
       opt.size_mb = std::strtoull(argv[++i], nullptr, 10);
+    } else if (arg == "--repetitions") {
+      opt.repetitions = std::strtoll(argv[++i], nullptr, 10);
+    } else if (arg == "--period-ms") {
+      opt.period_ns = std::llround(std::strtod(argv[++i], nullptr) * 1e6);
     } else {
       opt.out = argv[++i];
     }
   }
-  if (opt.sample.empty() || opt.size_mb == 0 || opt.out.empty()) {
-    Usage("--sample, --size-mb (> 0) and -o are required");
+  if (opt.sample.empty() || (opt.size_mb == 0) == (opt.repetitions <= 0) || opt.out.empty()) {
+    Usage("--sample, one of --size-mb and --repetitions (> 0), and -o are required");
   }
   return opt;
 }
@@ -319,11 +363,16 @@ int main(int argc, char** argv) try {
   int64_t first_ns = std::numeric_limits<int64_t>::max();
   int64_t last_ns = std::numeric_limits<int64_t>::min();
   int64_t max_id = 0;
+  int64_t min_step = std::numeric_limits<int64_t>::max(), max_step = 0;
   size_t kernels = 0;
   size_t metadata = 0;
   for (const Event& e : sample.events) {
     for (const Patch& p : e.patches) {
-      max_id = p.is_ts ? max_id : std::max(max_id, p.value);
+      if (p.kind == PatchKind::kId) max_id = std::max(max_id, p.value);
+      if (p.kind == PatchKind::kStep) {
+        min_step = std::min(min_step, p.value);
+        max_step = std::max(max_step, p.value);
+      }
     }
     kernels += e.kernel ? 1 : 0;
     metadata += e.metadata ? 1 : 0;
@@ -335,8 +384,18 @@ int main(int argc, char** argv) try {
   if (first_ns > last_ns) {
     throw std::runtime_error("sample has no timed events");
   }
-  const int64_t ts_step = last_ns - first_ns + kGapNs;
+  int64_t ts_step = last_ns - first_ns + kGapNs;
+  if (opt.period_ns > 0) {
+    if (opt.period_ns <= last_ns - first_ns) {
+      throw std::runtime_error(
+          fmt::format("--period-ms {} is shorter than the sample's span ({} ns)",
+                      opt.period_ns / 1e6, last_ns - first_ns));
+    }
+    ts_step = opt.period_ns;
+  }
   const int64_t id_step = max_id + 1;
+  const int64_t step_stride =
+      opt.renumber_steps && min_step <= max_step ? max_step - min_step + 1 : 0;
 
   // Written to a temporary name first, so an interrupted run never leaves a plausible but
   // truncated trace behind.
@@ -353,7 +412,11 @@ int main(int argc, char** argv) try {
   const uint64_t target = opt.size_mb * kBytesPerMb;
   int64_t reps = 0;
   bool first = true;
-  for (; reps == 0 || out.Size() + kTail.size() < target; ++reps) {
+  const auto more = [&] {
+    return opt.repetitions > 0 ? reps < opt.repetitions
+                               : reps == 0 || out.Size() + kTail.size() < target;
+  };
+  for (; more(); ++reps) {
     for (const Event& e : sample.events) {
       if (e.metadata && reps > 0) {
         continue;
@@ -362,7 +425,7 @@ int main(int argc, char** argv) try {
         out.Put(",\n  ");
       }
       first = false;
-      WriteEvent(out, e, reps * ts_step, reps * id_step);
+      WriteEvent(out, e, {reps * ts_step, reps * id_step, reps * step_stride});
     }
   }
   out.Put(kTail);

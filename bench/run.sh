@@ -133,3 +133,6 @@ done
 
 # The Nsight Systems SQLite import benchmark, with its own table (TM_BENCH_NSYS_MB=0 skips it).
 bench/run_nsys.sh
+
+# One job of 8 ranks through collectives and critical-path (TM_BENCH_JOB_MB=0 skips it).
+bench/run_job.sh

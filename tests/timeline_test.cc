@@ -612,12 +612,15 @@ TEST(TimelineOracle, MultirankSampledRanksAndStragglers) {
     const json& ranks = (*doc)["ranks"];
     const int64_t over = (medians[0] + medians[1]) / 2;
     EXPECT_EQ(ranks["median_step_ns"].get<int64_t>(), over);
+    // Ranks 0 and 1 of a job of distributedInfo.world_size 128: not every rank is given, so
+    // whoever arrived last at a collective may be missing, and no rank is named a straggler at
+    // any threshold (the step times stay as figures).
+    EXPECT_TRUE(ranks["is_job"].get<bool>());
+    EXPECT_FALSE(ranks["complete_job"].get<bool>());
     for (size_t i = 0; i < files.size(); ++i) {
       const json& r = ranks["rows"][i];
       EXPECT_EQ(r["median_step_ns"].get<int64_t>(), medians[i]);
-      EXPECT_EQ(r["straggler"].get<bool>(),
-                static_cast<long double>(medians[i]) > over * (1 + threshold / 100.0L))
-          << "rank " << i << " threshold " << threshold;
+      EXPECT_FALSE(r["straggler"].get<bool>()) << "rank " << i << " threshold " << threshold;
     }
   }
 }

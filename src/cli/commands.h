@@ -21,6 +21,8 @@ CommandRunner AddPredictCommand(CLI::App* app);
 CommandRunner AddCalibrateCommand(CLI::App* app);
 CommandRunner AddTimelineCommand(CLI::App* app);
 CommandRunner AddFindingsCommand(CLI::App* app);
+CommandRunner AddCollectivesCommand(CLI::App* app);
+CommandRunner AddCriticalPathCommand(CLI::App* app);
 CommandRunner AddExportCommand(CLI::App* app);
 CommandRunner AddReportCommand(CLI::App* app);
 

@@ -127,8 +127,25 @@ int LoadDevices(const std::vector<std::string>& spec_files, std::vector<DeviceSp
   return kExitOk;
 }
 
+void AddAsJobOption(CLI::App* command, bool* as_job) {
+  command->add_flag("--as-job", *as_job,
+                    "treat the inputs as the ranks of one job even when they do not look like one "
+                    "(no rank named, world sizes that differ, time spans apart)");
+}
+
 int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces) {
+  // A folder no importer reads whole is a job's rank traces side by side: its files.
+  std::vector<std::string> paths;
   for (const std::string& path : options.inputs) {
+    std::vector<std::string> files =
+        options.input_format.empty() ? TraceFilesInFolder(path) : std::vector<std::string>{};
+    if (files.empty()) {
+      paths.push_back(path);
+    } else {
+      paths.insert(paths.end(), files.begin(), files.end());
+    }
+  }
+  for (const std::string& path : paths) {
     ImportOptions import_options;
     import_options.threads = options.threads;
     import_options.input_format = options.input_format;

@@ -47,6 +47,9 @@ std::string TraceArgumentHelp(std::string_view what);
 CLI::Option* AddBackendOption(CLI::App* command, std::optional<Backend>* backend,
                               const std::string& help);
 
+// --as-job bound to `as_job`: several inputs are one job's ranks whatever DescribeJob finds.
+void AddAsJobOption(CLI::App* command, bool* as_job);
+
 // Adds TRACE... plus --format and the input options (AddInputOptions) to a subcommand.
 // `extra_formats` are those only this subcommand renders (roofline's svg); FormatOf maps them to
 // the table, so the subcommand checks for them itself.

@@ -48,13 +48,14 @@ CommandRunner AddFindingsCommand(CLI::App* app) {
       ->capture_default_str();
   command
       ->add_option("--straggler-threshold", options->query.straggler_threshold_percent,
-                   "a rank is a straggler when its median step exceeds the job's by more than "
-                   "this many percent")
+                   "a rank of a job is a straggler when the others' wait for it in collectives "
+                   "exceeds this many percent of the median step (else of the median device span)")
       ->check(CLI::Range(0.0, 1e6))
       ->capture_default_str();
   command->add_option("--top-items", options->query.top_items, "evidence items per finding")
       ->check(CLI::Range(size_t{1}, size_t{1000}))
       ->capture_default_str();
+  AddAsJobOption(command, &options->query.as_job);
   command->add_option("--device-spec", options->spec_files,
                       "JSON file adding or overriding device figures (docs/devices.md)");
   return [options]() {

@@ -19,6 +19,7 @@ struct TimelineCommandOptions {
   bool gaps = false;
   int64_t queue_limit = 1024;
   std::vector<std::string> spec_files;
+  bool as_job = false;
 };
 
 }  // namespace
@@ -35,8 +36,8 @@ CommandRunner AddTimelineCommand(CLI::App* app) {
       ->capture_default_str();
   command
       ->add_option("--straggler-threshold", options->straggler_threshold_percent,
-                   "a rank is a straggler when its median step time exceeds the median over "
-                   "ranks by more than this many percent")
+                   "a rank of a job is a straggler when the others' wait for it in collectives "
+                   "exceeds this many percent of the median step (else of the median device span)")
       ->check(CLI::Range(0.0, 1e6))
       ->capture_default_str();
   command->add_flag("--gaps", options->gaps,
@@ -47,6 +48,7 @@ CommandRunner AddTimelineCommand(CLI::App* app) {
                    "CUDA_MAX_LAUNCH_QUEUE_PER_STREAM); the time at it is reported per stream")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 40))
       ->capture_default_str();
+  AddAsJobOption(command, &options->as_job);
   command->add_option("--device-spec", options->spec_files,
                       "JSON file adding or overriding device figures for the copies' link peaks "
                       "(docs/devices.md)");
@@ -63,6 +65,7 @@ CommandRunner AddTimelineCommand(CLI::App* app) {
     analysis.concurrent = options->common.threads != 1;
     analysis.queue_limit = options->queue_limit;
     analysis.devices = &devices;
+    analysis.as_job = options->as_job;
     const TimelineResult result = AnalyzeTimeline(Pointers(linked), analysis);
     TimelineRenderOptions render;
     render.format = FormatOf(options->common);

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "import/chrome/chrome_importer.h"
 #include "import/native/native_importer.h"
@@ -148,6 +149,32 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
     }
   }
   return ImportOpened(*chosen, *input, options);
+}
+
+std::vector<std::string> TraceFilesInFolder(const std::string& folder) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(folder, error)) return {};
+  for (const Importer* importer : Importers()) {
+    if (importer->SniffFolder(folder) > 0) return {};  // read whole
+  }
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+    if (!entry.is_regular_file(error) || entry.path().filename().string().starts_with(".")) {
+      continue;
+    }
+    StatusOr<Input> input = Input::Open(entry.path().string(), kDefaultMaxInputBytes);
+    if (!input.ok()) continue;
+    StatusOr<std::string> head = input->Head(kSniffBytes);
+    if (!head.ok() || head->empty()) continue;
+    for (const Importer* importer : Importers()) {
+      if (importer->Sniff(*head) > 0) {
+        files.push_back(entry.path().string());
+        break;
+      }
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace tensormorph

@@ -49,6 +49,13 @@ size_t HashOf(const OpInputs& s) {
   Mix(&seed, (s.has_types ? 1 : 0) | (s.has_values ? 2 : 0) | (s.has_strides ? 4 : 0) |
                  (s.consistent ? 8 : 0) | (s.spelling ? 16 : 0));
   Mix(&seed, text(s.node));
+  if (s.collective) {
+    const CollectiveArgs& c = *s.collective;
+    Mix(&seed, text(c.name));
+    Mix(&seed, text(c.process_group));
+    Mix(&seed, std::hash<int64_t>()(c.seq.value_or(-1)));
+    Mix(&seed, std::hash<int64_t>()(c.in_nelems.value_or(-1)));
+  }
   if (s.spelling) {
     // Spelled sets are read from their text: it decides the rest.
     Mix(&seed, text(s.spelling->dims));

@@ -259,10 +259,18 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
                       {"rank", OrNull(r.rank)},
                       {"step_count", r.step_count},
                       {"median_step_ns", OrNull(r.median_step_ns)},
+                      {"wait_suffered_ns", r.wait_suffered_ns},
+                      {"wait_caused_ns", r.wait_caused_ns},
+                      {"times_last", r.times_last},
+                      {"late_cause", r.late_cause.empty() ? Json(nullptr) : Json(r.late_cause)},
                       {"straggler", r.straggler}});
     }
-    ranks = {{"median_step_ns", OrNull(result.median_rank_step_ns)},
+    ranks = {{"is_job", result.is_job},
+             {"complete_job", result.complete_job},
+             {"verdict", result.job_verdict},
+             {"median_step_ns", OrNull(result.median_rank_step_ns)},
              {"straggler_threshold_percent", analysis.straggler_threshold_percent},
+             {"straggler_basis_ns", OrNull(result.straggler_basis_ns)},
              {"rows", std::move(rows)}};
   }
   Json doc = {{"schema", "tensormorph.timeline/1"},
@@ -447,6 +455,33 @@ void PrintDevice(std::ostream& out, const DeviceTimeline& d, const TimelineOptio
   }
 }
 
+// The ranks of a job with the waits they caused, or the inputs that are not one job.
+void PrintRanks(std::ostream& out, const TimelineResult& result, const TimelineOptions& analysis) {
+  const auto duration = [](std::optional<int64_t> ns) {
+    return ns ? FormatDuration(static_cast<double>(*ns)) : std::string("-");
+  };
+  out << fmt::format("\n{}: {}\n", result.is_job ? "ranks" : "inputs", result.job_verdict);
+  if (result.is_job) {
+    out << fmt::format(
+        "  straggler: a rank whose late arrival at collectives made the others wait more than "
+        "{:g} % of {} ({})\n",
+        analysis.straggler_threshold_percent,
+        result.median_rank_step_ns ? "the median step" : "the median device span",
+        duration(result.straggler_basis_ns));
+  }
+  for (const RankSteps& r : result.ranks) {
+    std::string line = r.rank ? fmt::format("  rank {} (input {})", *r.rank, r.input)
+                              : fmt::format("  input {}", r.input);
+    line += fmt::format(": {} steps, median {}", r.step_count, duration(r.median_step_ns));
+    if (result.is_job) {
+      line += fmt::format("; waited {}, caused {} (last at {})", duration(r.wait_suffered_ns),
+                          duration(r.wait_caused_ns), r.times_last);
+      if (!r.late_cause.empty()) line += fmt::format(", late for {}", r.late_cause);
+    }
+    out << line << (r.straggler ? "  STRAGGLER\n" : "\n");
+  }
+}
+
 void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces,
                  const TimelineOptions& analysis, const TimelineResult& result,
                  const TimelineRenderOptions& render) {
@@ -458,22 +493,7 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces,
     if (i > 0) out << '\n';
     PrintDevice(out, result.devices[i], analysis, render);
   }
-  if (!result.ranks.empty()) {
-    out << fmt::format(
-        "\nranks (median step time; straggler: more than {:g} % over the median "
-        "over ranks, {})\n",
-        analysis.straggler_threshold_percent,
-        result.median_rank_step_ns
-            ? FormatDuration(static_cast<double>(*result.median_rank_step_ns))
-            : std::string("none"));
-    for (const RankSteps& r : result.ranks) {
-      out << fmt::format(
-          "  input {} rank {}: {} steps, median {}{}\n", r.input,
-          r.rank ? std::to_string(*r.rank) : "?", r.step_count,
-          r.median_step_ns ? FormatDuration(static_cast<double>(*r.median_step_ns)) : "-",
-          r.straggler ? "  STRAGGLER" : "");
-    }
-  }
+  if (!result.ranks.empty()) PrintRanks(out, result, analysis);
   for (size_t i = 0; i < traces.size(); ++i) {
     out << fmt::format("{}input {}: {}\n", i == 0 ? "\n" : "", i, traces[i]->path);
   }

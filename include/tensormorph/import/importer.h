@@ -76,4 +76,9 @@ StatusOr<Trace> ImportWith(const Importer& importer, const std::string& path,
 // line:column position where the importer knows one.
 StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options);
 
+// A folder that no importer reads as one input (a job's rank traces side by side) is read as its
+// files: the regular files directly in it, by name, whose head some importer recognises. Empty when
+// `folder` is not such a folder (an importer reads it whole, or it holds no trace file).
+std::vector<std::string> TraceFilesInFolder(const std::string& folder);
+
 }  // namespace tensormorph

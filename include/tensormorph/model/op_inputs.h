@@ -40,6 +40,21 @@ struct OpInput {
   bool operator==(const OpInput&) const = default;
 };
 
+// What PyTorch's record_param_comms op records of a collective (newer Kineto); each field absent
+// or "" where the trace does not say. Matching a collective across ranks reads these
+// (analysis/job/collectives.h).
+struct CollectiveArgs {
+  std::string name;                       // "Collective name": "allreduce", "all_to_all", ...
+  std::string process_group;              // "Process Group Name" (or "pg_name"): "0"
+  std::string process_group_description;  // "Process Group Description": "default_pg"
+  std::string dtype;                      // "dtype": "Float", "BFloat16", ...
+  std::optional<int64_t> seq;             // "Seq": the collective's number in its group
+  std::optional<int64_t> in_nelems, out_nelems;  // "In msg nelems", "Out msg nelems"
+  std::optional<int64_t> group_size;             // "Group size"
+
+  bool operator==(const CollectiveArgs&) const = default;
+};
+
 // The arguments of one op.
 struct OpInputs {
   std::vector<OpInput> args;  // one per entry of the dims list
@@ -68,6 +83,10 @@ struct OpInputs {
   // across profiles of one model, whatever shapes each execution provider reports (compare.h).
   // tensormorph.trace/1 does not carry it yet.
   std::string node;
+
+  // record_param_comms' collective arguments; absent for every other op. tensormorph.trace/1 does
+  // not carry them yet.
+  std::optional<CollectiveArgs> collective;
 
   bool operator==(const OpInputs&) const = default;
 };

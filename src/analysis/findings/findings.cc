@@ -83,6 +83,7 @@ FindingsResult FindFindings(const std::vector<const LinkedTrace*>& inputs,
   options.min_gap_ns = query.min_gap_ns;
   options.queue_limit = query.queue_limit;
   options.straggler_threshold_percent = query.straggler_threshold_percent;
+  options.as_job = query.as_job;
   options.devices = &devices;
   options.concurrent = query.concurrent;
   const TimelineResult timeline = AnalyzeTimeline(inputs, options);

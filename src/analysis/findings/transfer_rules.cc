@@ -86,32 +86,44 @@ void FindSlowTransfers(const InputContext& ctx, const DeviceTimeline& device,
 
 void FindStragglers(const std::vector<InputContext>& inputs, const TimelineResult& timeline,
                     std::vector<Finding>* out) {
-  if (!timeline.median_rank_step_ns) return;
+  if (!timeline.is_job || !timeline.straggler_basis_ns) return;
   for (const RankSteps& r : timeline.ranks) {
-    if (!r.straggler || !r.median_step_ns) continue;
+    if (!r.straggler) continue;
     const InputContext& ctx = inputs[static_cast<size_t>(r.input)];
-    const DeviceTimeline* busiest = nullptr;
+    const DeviceTimeline* device = nullptr;
     for (const DeviceTimeline* d : ctx.timelines) {
-      if (busiest == nullptr || d->busy_ns > busiest->busy_ns) busiest = d;
+      if (d->rank != r.rank) continue;
+      if (device == nullptr || d->busy_ns > device->busy_ns) device = d;
     }
-    Finding f =
-        NewFinding(ctx, "stragglers", *r.median_step_ns - *timeline.median_rank_step_ns, busiest);
-    f.title = fmt::format("rank {} is slower than the job: median step {:.3f} ms against {:.3f} ms",
+    // The others' wait is what this rank arriving on time would give back to the job.
+    Finding f = NewFinding(ctx, "stragglers", r.wait_caused_ns, device);
+    f.title = fmt::format("rank {} made the other ranks wait {:.3f} ms in {} collectives{}",
                           r.rank ? std::to_string(*r.rank) : std::string("?"),
-                          static_cast<double>(*r.median_step_ns) / 1e6,
-                          static_cast<double>(*timeline.median_rank_step_ns) / 1e6);
-    f.evidence = {{"median_step_ns", *r.median_step_ns},
-                  {"job_median_step_ns", *timeline.median_rank_step_ns},
+                          static_cast<double>(r.wait_caused_ns) / 1e6, r.times_last,
+                          r.late_cause.empty() ? "" : fmt::format(", late for {}", r.late_cause));
+    f.evidence = {{"wait_caused_ns", r.wait_caused_ns},
+                  {"wait_suffered_ns", r.wait_suffered_ns},
+                  {"times_last", static_cast<int64_t>(r.times_last)},
+                  {"late_cause", r.late_cause},
+                  {"straggler_basis_ns", *timeline.straggler_basis_ns},
                   {"steps", static_cast<int64_t>(r.step_count)}};
-    if (busiest != nullptr) {
-      f.evidence.push_back({"device_busy_ns", busiest->busy_ns});
-      f.evidence.push_back({"device_idle_ns", busiest->span_ns - busiest->busy_ns});
-      f.evidence.push_back({"communication_ns", busiest->communication_ns});
-      f.evidence.push_back({"computation_ns", busiest->computation_ns});
+    if (r.median_step_ns) f.evidence.push_back({"median_step_ns", *r.median_step_ns});
+    if (timeline.median_rank_step_ns) {
+      f.evidence.push_back({"job_median_step_ns", *timeline.median_rank_step_ns});
     }
-    f.fix =
-        "Look at this rank's own findings first (host gaps, synchronization, data loading); "
-        "balance the work across ranks and check its device and host for throttling.";
+    if (r.late_cause == "computation") {
+      f.fix =
+          "This rank computes longer before its collectives: balance the work across ranks "
+          "(sharding, batch sizes) and check its device for throttling.";
+    } else if (r.late_cause == "communication") {
+      f.fix =
+          "This rank spends longer in its own communication before the collectives: check its "
+          "links and the collectives it alone runs.";
+    } else {
+      f.fix =
+          "This rank's device sits idle before its collectives: look at its host (data "
+          "loading, synchronization, launch gaps: its own findings) first.";
+    }
     out->push_back(std::move(f));
   }
 }

@@ -1,5 +1,9 @@
-// Several inputs of one job (its ranks): each rank's median step time, and the stragglers, the
-// ranks whose median step time exceeds the median over ranks by more than a threshold.
+// The ranks section of the timeline: with several inputs (or one input of several processes), each
+// rank's step times as figures and, when the inputs are one job, the waits it caused and suffered
+// in collectives (analysis/job/collectives.h). A straggler is a rank of a job whose wait caused
+// exceeds the threshold percent of the straggler basis: the median over ranks of their median
+// step, else of their device span. Inputs that are not one job are listed as inputs, without
+// ranks or stragglers.
 #pragma once
 
 #include <cstdint>
@@ -14,9 +18,9 @@ namespace tensormorph {
 // ones rounded down to the ns (nsys stats' median, kept integer). None for no values.
 std::optional<int64_t> MedianNs(std::vector<int64_t> values);
 
-// `step_ns[i]`: the host step durations of ranks[i]. Fills each rank's step_count, median and
-// straggler flag; returns the median over the ranks that have steps (none when no rank has).
-std::optional<int64_t> MarkStragglers(const std::vector<std::vector<int64_t>>& step_ns,
-                                      double threshold_percent, std::vector<RankSteps>* ranks);
+// Fills result->ranks, median_rank_step_ns, is_job, job_verdict and straggler_basis_ns; leaves
+// them empty for one input of one process.
+void DescribeRanks(const std::vector<const LinkedTrace*>& inputs, const TimelineOptions& options,
+                   TimelineResult* result);
 
 }  // namespace tensormorph

@@ -122,18 +122,7 @@ TimelineResult AnalyzeTimeline(const std::vector<const LinkedTrace*>& inputs,
   for (size_t i = 0; i < inputs.size(); ++i) {
     AnalyzeInput(static_cast<int>(i), *inputs[i], options, &result);
   }
-  if (inputs.size() > 1) {
-    std::vector<std::vector<int64_t>> step_ns;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      result.ranks.push_back(
-          {static_cast<int>(i), inputs[i]->trace().rank, 0, std::nullopt, false});
-      std::vector<int64_t> durations;
-      for (const Step& s : inputs[i]->steps()) durations.push_back(s.end_ns - s.start_ns);
-      step_ns.push_back(std::move(durations));
-    }
-    result.median_rank_step_ns =
-        MarkStragglers(step_ns, options.straggler_threshold_percent, &result.ranks);
-  }
+  DescribeRanks(inputs, options, &result);
   return result;
 }
 

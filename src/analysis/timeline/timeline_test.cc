@@ -207,19 +207,13 @@ TEST(TimelineDevice, NoDeviceWorkGivesNoRows) {
   EXPECT_TRUE(r.ranks.empty());
 }
 
-TEST(TimelineRanks, MedianAndStragglers) {
+TEST(TimelineRanks, Median) {
   EXPECT_FALSE(MedianNs({}).has_value());
   EXPECT_EQ(MedianNs({3}), 3);
   EXPECT_EQ(MedianNs({1, 2}), 1);  // 1.5 rounded down
   EXPECT_EQ(MedianNs({4, 1, 3, 2}), 2);
-  std::vector<RankSteps> ranks(4);
-  const auto over = MarkStragglers({{100, 100}, {100}, {200, 220}, {}}, 10, &ranks);
-  EXPECT_EQ(over, 100);  // medians 100, 100, 210; the rank without steps does not count
-  EXPECT_FALSE(ranks[0].straggler);
-  EXPECT_TRUE(ranks[2].straggler);
-  EXPECT_EQ(ranks[2].median_step_ns, 210);
-  EXPECT_FALSE(ranks[3].median_step_ns.has_value());
-  EXPECT_FALSE(ranks[3].straggler);
+  EXPECT_EQ(MedianNs({-3, -2}), -3);  // -2.5 rounded down
+  EXPECT_EQ(MedianNs({INT64_MAX, INT64_MAX - 1}), INT64_MAX - 1);
 }
 
 TEST(TimelineClasses, KernelNames) {

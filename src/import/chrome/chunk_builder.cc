@@ -313,13 +313,38 @@ void ChunkBuilder::AddUntyped(const RawEvent& event) {
   out_->untyped.push_back(u);
 }
 
+namespace {
+
+CollectiveArgs CollectiveArgsOf(const RawCollective& raw) {
+  const auto count = [](int64_t n) { return n < 0 ? std::nullopt : std::optional<int64_t>(n); };
+  CollectiveArgs c;
+  c.name = raw.name;
+  c.process_group = raw.process_group;
+  c.process_group_description = raw.process_group_description;
+  c.dtype = raw.dtype;
+  c.seq = count(raw.seq);
+  c.in_nelems = count(raw.in_nelems);
+  c.out_nelems = count(raw.out_nelems);
+  c.group_size = count(raw.group_size);
+  return c;
+}
+
+}  // namespace
+
 void ChunkBuilder::AddSlice(const RawEvent& event, SliceKind kind) {
   Slice s;
   s.start_ns = event.ts_ns;
   s.duration_ns = event.dur_ns;
   s.external_id = event.args.has_external_id ? event.args.external_id : -1;
   s.name = out_->strings.Intern(event.name);
-  if (const RawArgs& a = event.args; !a.input_dims.empty()) {
+  if (const RawArgs& a = event.args; a.collective.any) {
+    // Collective arguments differ per call (Seq), so such sets are not worth the text cache.
+    OpInputs inputs = a.input_dims.empty() ? OpInputs{}
+                                           : OpInputsFromLists(a.input_dims, a.input_types,
+                                                               a.input_values, a.input_strides);
+    inputs.collective = CollectiveArgsOf(a.collective);
+    s.inputs = out_->op_inputs.Add(std::move(inputs));
+  } else if (!a.input_dims.empty()) {
     inputs_key_.assign(a.input_dims).push_back('\0');
     inputs_key_.append(a.input_types).push_back('\0');
     inputs_key_.append(a.input_values).push_back('\0');

@@ -188,6 +188,22 @@ error_code ReadId(value v, RawId* id) {
   return simdjson::SUCCESS;
 }
 
+// A non-negative integer (number or numeric string) into *out, which stays -1 otherwise; marks
+// the collective's arguments present either way.
+error_code ReadCount(value v, int64_t* out, RawCollective* collective) {
+  collective->any = true;
+  bool ok = false;
+  int64_t n = 0;
+  if (auto err = ReadInteger(v, &n, &ok)) return err;
+  if (ok && n >= 0) *out = n;
+  return simdjson::SUCCESS;
+}
+
+error_code ReadCollectiveText(value v, std::string_view* out, RawCollective* collective) {
+  collective->any = true;
+  return ReadText(v, out);
+}
+
 error_code ReadArgs(value v, RawArgs* args) {
   simdjson::ondemand::object object;
   if (v.get_object().get(object) != simdjson::SUCCESS) return simdjson::SUCCESS;  // args: null
@@ -199,6 +215,7 @@ error_code ReadArgs(value v, RawArgs* args) {
     bool ok = false;
     int64_t n = 0;
     error_code err = simdjson::SUCCESS;
+    RawCollective* const collective = &args->collective;
     switch (key.first()) {
       case 'c':
         if (key.Is("correlation") || key.Is("correlation_id")) {  // correlation_id: JAX, a string
@@ -217,6 +234,26 @@ error_code ReadArgs(value v, RawArgs* args) {
       case 'k':
         if (key.Is("kernel_details")) err = ReadText(val, &args->kernel_details);
         break;
+      case 'P':
+        if (key.Is("Process Group Name")) {
+          err = ReadCollectiveText(val, &collective->process_group, collective);
+        } else if (key.Is("Process Group Description")) {
+          err = ReadCollectiveText(val, &collective->process_group_description, collective);
+        }
+        break;
+      case 'p':
+        if (key.Is("pg_name"))
+          err = ReadCollectiveText(val, &collective->process_group, collective);
+        break;
+      case 'S':
+        if (key.Is("Seq")) err = ReadCount(val, &collective->seq, collective);
+        break;
+      case 'O':
+        if (key.Is("Out msg nelems")) err = ReadCount(val, &collective->out_nelems, collective);
+        break;
+      case 'G':
+        if (key.Is("Group size")) err = ReadCount(val, &collective->group_size, collective);
+        break;
       case 'E':
       case 'e':
         if (key.Is("External id") || key.Is("external id")) {
@@ -230,6 +267,8 @@ error_code ReadArgs(value v, RawArgs* args) {
         if (key.Is("device")) {
           err = ReadInteger(val, &args->device, &ok);
           args->has_device = ok;
+        } else if (key.Is("dtype")) {
+          err = ReadText(val, &collective->dtype);  // other ops have a dtype too
         }
         break;
       case 's':
@@ -268,12 +307,16 @@ error_code ReadArgs(value v, RawArgs* args) {
         } else if (key.Is("Input Strides")) {
           err = RawContainer(val, &args->input_strides);
           args->input_strides = Trim(args->input_strides);
+        } else if (key.Is("In msg nelems")) {
+          err = ReadCount(val, &collective->in_nelems, collective);
         }
         break;
       case 'C':
         if (key.Is("Concrete Inputs")) {
           err = RawContainer(val, &args->input_values);
           args->input_values = Trim(args->input_values);
+        } else if (key.Is("Collective name")) {
+          err = ReadCollectiveText(val, &collective->name, collective);
         }
         break;
       case 'n':

@@ -18,6 +18,13 @@ struct RawId {
   bool present = false;
 };
 
+// record_param_comms' collective arguments (newer Kineto); `any` when one of them was present.
+struct RawCollective {
+  std::string_view name, process_group, process_group_description, dtype;
+  int64_t seq = -1, in_nelems = -1, out_nelems = -1, group_size = -1;  // -1 = absent
+  bool any = false;
+};
+
 struct RawArgs {
   bool has_correlation = false, has_external_id = false, has_device = false, has_stream = false;
   uint64_t correlation = 0;
@@ -37,6 +44,7 @@ struct RawArgs {
   std::string_view labels;         // M events: process_labels
   // JAX / XLA trace viewer JSON, whose args are all strings (import/chrome/jax_events.h).
   std::string_view hlo_op, hlo_module, kernel_details;
+  RawCollective collective;
 };
 
 struct RawEvent {

@@ -37,6 +37,7 @@ struct FindingsQuery {
   const std::vector<DeviceSpec>* devices = nullptr;  // null = BuiltInDevices()
   int64_t queue_limit = 1024;
   double straggler_threshold_percent = 10;
+  bool as_job = false;  // several inputs are one job's ranks whatever DescribeJob finds
   // The work rules (roofline, occupancy) run on a second thread beside the timeline; false runs
   // everything on the caller's thread (`--threads 1`).
   bool concurrent = true;

@@ -30,6 +30,9 @@ struct TimelineOptions {
   int64_t queue_limit = 1024;
   // The device table for the copies' link peaks (built-in entries with --device-spec applied).
   const std::vector<DeviceSpec>* devices = nullptr;  // null = BuiltInDevices()
+  // Treat several inputs as the ranks of one job even when DescribeJob finds they are not
+  // (--as-job).
+  bool as_job = false;
 };
 
 enum class GapCause : uint8_t {
@@ -186,18 +189,34 @@ struct DeviceTimeline {
   std::vector<StepTimeline> steps;
 };
 
+// One rank of a job (or, when the inputs are not one job, one input): its step times as figures,
+// and what it made the others wait in collectives (analysis/job/collectives.h). A straggler is a
+// rank the others waited for: its wait caused exceeds the threshold percent of the straggler
+// basis (TimelineResult::straggler_basis_ns). Only ranks of a job can be stragglers.
 struct RankSteps {
   int input = 0;
   std::optional<int64_t> rank;
   size_t step_count = 0;
   std::optional<int64_t> median_step_ns;  // median host step duration; none without steps
+  int64_t wait_suffered_ns = 0;           // in collectives, waiting for the last rank to arrive
+  int64_t wait_caused_ns = 0;  // the others' wait in the collectives this rank arrived last at
+  size_t times_last = 0;       // collectives it arrived last at
+  // Why it was late, where it was last: "computation", "communication" or "idle" (the largest
+  // excess over the other ranks before those collectives); "" when never last.
+  std::string late_cause;
   bool straggler = false;
 };
 
 struct TimelineResult {
   std::vector<DeviceTimeline> devices;         // by input, then device
-  std::vector<RankSteps> ranks;                // one per input, filled only for several inputs
+  std::vector<RankSteps> ranks;                // one per rank of a job, or per input (several)
   std::optional<int64_t> median_rank_step_ns;  // median of the ranks' medians
+  bool is_job = false;        // the inputs are one job's ranks (DescribeJob, or --as-job)
+  bool complete_job = false;  // every rank of it is given: only then are stragglers named
+  std::string job_verdict;    // DescribeJob's sentence on what the inputs are
+  // What a rank's wait caused is measured against: the median over ranks of their median step,
+  // else (no steps) of their device span.
+  std::optional<int64_t> straggler_basis_ns;
 };
 
 // One DeviceTimeline per device of each input, in input order; with several inputs, their ranks.
