@@ -332,6 +332,50 @@ TEST(RocpdImport, RankFromTheRecordedEnvironment) {
                                  "'$.OMPI_COMM_WORLD_SIZE') AS INTEGER) FROM rocpd_info_process"));
 }
 
+// rocprofv3 writes one database per process; each records its rank in the process environment.
+// Two such databases of one job (ranks 0 and 1 of 2, the same run's rows) are its two ranks; the
+// same rank twice is two inputs, not a job.
+TEST(RocpdImport, PerProcessDatabasesOfOneJobAreItsRanks) {
+  const std::string first = BuildDb("kernel_trace_results");
+  const auto with_rank = [&](const std::string& name, int rank) {
+    const std::string path = (fs::path(first).parent_path() / (name + "_results.db")).string();
+    fs::copy_file(first, path, fs::copy_options::overwrite_existing);
+    Db(path, Db::Mode::kWritable)
+        .Exec(
+            "UPDATE rocpd_info_process_00000000_0000_7000_8000_000000000001 SET environment = "
+            "'{\"RANK\": \"" +
+            std::to_string(rank) + "\", \"WORLD_SIZE\": \"2\"}'");
+    return path;
+  };
+  const std::string rank0 = with_rank("rank0", 0), rank1 = with_rank("rank1", 1);
+  for (const std::string& path : {rank0, rank1}) {
+    EXPECT_EQ(Db(path, Db::Mode::kWritable).Int("SELECT COUNT(*) FROM rocpd_info_process"), 1)
+        << "one process per database";
+  }
+  const auto run = [](const std::vector<std::string>& args) {
+    const tensormorph::testing::RunResult r = tensormorph::testing::RunTensormorph(args);
+    EXPECT_EQ(r.exit_code, 0) << r.Describe();
+    return r.exit_code == 0 ? json::parse(r.out) : json::object();
+  };
+  const json job = run({"collectives", "--format", "json", rank1, rank0});
+  EXPECT_TRUE(job["job"]["is_job"].get<bool>()) << job["job"];
+  EXPECT_TRUE(job["job"]["complete"].get<bool>());
+  EXPECT_EQ(job["job"]["world_size"], 2);
+  ASSERT_EQ(job["ranks"].size(), 2u);
+  EXPECT_EQ(job["ranks"][0]["rank"], 0);
+  EXPECT_EQ(job["ranks"][0]["input"], rank0);
+  EXPECT_EQ(job["ranks"][1]["input"], rank1);
+  const json timeline = run({"timeline", "--format", "json", rank0, rank1});
+  EXPECT_TRUE(timeline["ranks"]["is_job"].get<bool>());
+
+  const std::string again = with_rank("rank0_again", 0);
+  const json twice = run({"collectives", "--format", "json", rank0, again});
+  EXPECT_FALSE(twice["job"]["is_job"].get<bool>());
+  EXPECT_NE(twice["job"]["verdict"].get<std::string>().find("two inputs name the same rank"),
+            std::string::npos)
+      << twice["job"]["verdict"];
+}
+
 TEST(RocpdImport, BadRowsAreSkippedWithAWarning) {
   const std::string path = BuildDb(
       "kernel_trace_results",

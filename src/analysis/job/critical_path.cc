@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <set>
 
@@ -34,23 +33,13 @@ std::optional<Window> StepWindow(const std::vector<WalkRank>& ranks,
     w.walk.rank_starts_ns.push_back(step.start_ns - offset);
     w.walk.start_ns = std::min(w.walk.start_ns, step.start_ns - offset);
     w.walk.step_name = fmt::format("ProfilerStep#{}", step.number);
-    // The latest device item launched in the step (ties: latest start, first in order).
-    std::optional<uint32_t> last;
-    for (uint32_t i = 0; i < work.items().size(); ++i) {
-      const PathItem& item = work.items()[i];
-      if (item.step != step_index[r]) continue;
-      if (!last || item.end_ns > work.items()[*last].end_ns ||
-          (item.end_ns == work.items()[*last].end_ns &&
-           item.start_ns > work.items()[*last].start_ns)) {
-        last = i;
-      }
-    }
-    const bool device_ends = last && work.items()[*last].end_ns > step.end_ns;
-    const int64_t end = (device_ends ? work.items()[*last].end_ns : step.end_ns) - offset;
+    const uint32_t last = work.LastLaunchedIn(step_index[r]);
+    const bool device_ends = last != kNoRow && work.items()[last].end_ns > step.end_ns;
+    const int64_t end = (device_ends ? work.items()[last].end_ns : step.end_ns) - offset;
     if (end > w.end_ns) {
       w.end_ns = end;
       w.end_rank = r;
-      w.from = device_ends ? WalkState::DeviceEnd(r, *last)
+      w.from = device_ends ? WalkState::DeviceEnd(r, last)
                            : WalkState::Host(r, work.trace().slices[step.slice].track, step.end_ns);
     }
   }
@@ -113,17 +102,19 @@ CriticalPathStep Walk(const std::vector<WalkRank>& ranks, const Window& window,
 // window when they share none.
 void WalkGroup(const std::vector<WalkRank>& ranks, std::optional<int> input,
                const CriticalPathOptions& options, CriticalPathResult* result, WalkTally* tally) {
-  std::set<int64_t> common;
+  // Per rank: step number -> index into its steps() (the first step of that number).
+  std::vector<std::map<int64_t, int32_t>> index_of(ranks.size());
   for (size_t r = 0; r < ranks.size(); ++r) {
-    std::set<int64_t> numbers;
-    for (const Step& s : ranks[r].work->linked().steps()) numbers.insert(s.number);
-    if (r == 0) {
-      common = std::move(numbers);
-    } else {
-      std::set<int64_t> both;
-      std::set_intersection(common.begin(), common.end(), numbers.begin(), numbers.end(),
-                            std::inserter(both, both.end()));
-      common = std::move(both);
+    const std::vector<Step>& steps = ranks[r].work->linked().steps();
+    for (size_t i = 0; i < steps.size(); ++i) {
+      index_of[r].try_emplace(steps[i].number, static_cast<int32_t>(i));
+    }
+  }
+  std::set<int64_t> common;  // the numbers every rank has
+  for (const auto& [number, unused] : index_of[0]) {
+    if (std::all_of(index_of.begin(), index_of.end(),
+                    [n = number](const auto& numbers) { return numbers.count(n) > 0; })) {
+      common.insert(number);
     }
   }
   const std::string who = input ? fmt::format("input {}", *input) : std::string("the job");
@@ -143,15 +134,7 @@ void WalkGroup(const std::vector<WalkRank>& ranks, std::optional<int> input,
   for (const int64_t number : common) {
     if (options.step && number != *options.step) continue;
     std::vector<int32_t> index;
-    for (const WalkRank& r : ranks) {
-      const std::vector<Step>& steps = r.work->linked().steps();
-      for (size_t i = 0; i < steps.size(); ++i) {
-        if (steps[i].number == number) {
-          index.push_back(static_cast<int32_t>(i));
-          break;
-        }
-      }
-    }
+    for (const auto& numbers : index_of) index.push_back(numbers.at(number));
     if (const std::optional<Window> w = StepWindow(ranks, index)) {
       result->steps.push_back(Walk(ranks, *w, number, input, tally));
     }

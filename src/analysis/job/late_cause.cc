@@ -44,12 +44,11 @@ RankBusy BusyOf(const Trace& trace, const JobRank& rank) {
 
 // The rank's time in `window` (its own clock) per activity.
 std::array<int64_t, kActivityCount> Split(const RankBusy& busy, Interval window) {
-  const std::vector<Interval> w{window};
   std::array<int64_t, kActivityCount> out{};
   if (window.length() == 0) return out;  // collectives that overlap on two streams
-  out[kComputation] = IntersectionLength(busy.computation, w);
-  out[kCommunication] = IntersectionLength(busy.communication, w);
-  out[kIdle] = window.length() - IntersectionLength(busy.all, w);
+  out[kComputation] = CoveredWithin(busy.computation, window);
+  out[kCommunication] = CoveredWithin(busy.communication, window);
+  out[kIdle] = window.length() - CoveredWithin(busy.all, window);
   return out;
 }
 

@@ -87,6 +87,20 @@ void RankWork::IndexItems(const JobRank& rank) {
     std::sort(order.begin(), order.end(),
               [this](uint32_t a, uint32_t b) { return PreferredBefore(a, b); });
   }
+  last_of_step_.assign(linked_->steps().size(), kNoRow);
+  for (uint32_t i = 0; i < items_.size(); ++i) {
+    const int32_t step = items_[i].step;
+    if (step < 0 || static_cast<size_t>(step) >= last_of_step_.size()) continue;
+    uint32_t& last = last_of_step_[step];
+    if (last == kNoRow || items_[i].end_ns > items_[last].end_ns ||
+        (items_[i].end_ns == items_[last].end_ns && items_[i].start_ns > items_[last].start_ns)) {
+      last = i;
+    }
+  }
+}
+
+uint32_t RankWork::LastLaunchedIn(size_t step) const {
+  return step < last_of_step_.size() ? last_of_step_[step] : kNoRow;
 }
 
 std::optional<uint32_t> RankWork::LatestOtherStreamBefore(uint32_t w) const {

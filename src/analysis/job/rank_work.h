@@ -44,6 +44,10 @@ class RankWork {
   // The item of a Trace::kernels row, or kNoRow when it is not this rank's.
   uint32_t ItemOfKernel(uint32_t row) const;
 
+  // Of the items launched in step `step` (an index into LinkedTrace::steps()), the one that ended
+  // last (ties: latest start, first in order); kNoRow when none.
+  uint32_t LastLaunchedIn(size_t step) const;
+
   // Of the items on other streams of `w`'s device that started before `w` and ended at or before
   // its start: the one with the latest end (ties: latest start, lowest stream, first in order).
   std::optional<uint32_t> LatestOtherStreamBefore(uint32_t w) const;
@@ -66,6 +70,7 @@ class RankWork {
   const LinkedTrace* linked_;
   std::vector<PathItem> items_;  // by device, then (start, end, kind, row)
   std::vector<uint32_t> item_of_kernel_;
+  std::vector<uint32_t> last_of_step_;  // by step index
   // Per (device, stream): its items ordered by PreferredBefore (by end, first).
   std::map<std::pair<uint32_t, int64_t>, std::vector<uint32_t>> by_end_;
   std::map<uint32_t, std::vector<BlockingCall>> blocking_;  // by track, by end

@@ -50,6 +50,17 @@ int64_t IntersectionLength(const std::vector<Interval>& a, const std::vector<Int
   return total;
 }
 
+int64_t CoveredWithin(const std::vector<Interval>& merged, Interval window) {
+  // Merged intervals are sorted and disjoint, so their ends are sorted too.
+  auto it = std::upper_bound(merged.begin(), merged.end(), window.start_ns,
+                             [](int64_t t, const Interval& i) { return t < i.end_ns; });
+  int64_t total = 0;
+  for (; it != merged.end() && it->start_ns < window.end_ns; ++it) {
+    total += std::min(it->end_ns, window.end_ns) - std::max(it->start_ns, window.start_ns);
+  }
+  return total;
+}
+
 std::vector<Interval> GapsBetween(const std::vector<Interval>& merged, int64_t min_length_ns) {
   std::vector<Interval> gaps;
   for (size_t k = 1; k < merged.size(); ++k) {

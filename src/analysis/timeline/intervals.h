@@ -28,6 +28,10 @@ int64_t TotalLength(const std::vector<Interval>& merged);
 // Length of the time covered by both lists; both must come from MergeIntervals.
 int64_t IntersectionLength(const std::vector<Interval>& a, const std::vector<Interval>& b);
 
+// Length of the time `merged` (from MergeIntervals) covers within `window`: O(log n + the
+// intervals the window touches), for many windows over one long list.
+int64_t CoveredWithin(const std::vector<Interval>& merged, Interval window);
+
 // The idle stretches between consecutive merged intervals that are strictly longer than
 // `min_length_ns`. Time before the first and after the last interval is not a gap.
 std::vector<Interval> GapsBetween(const std::vector<Interval>& merged, int64_t min_length_ns);

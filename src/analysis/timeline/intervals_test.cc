@@ -50,6 +50,16 @@ TEST(IntervalIntersection, Cases) {
   EXPECT_EQ(IntersectionLength(a, {}), 0);
 }
 
+TEST(IntervalIntersection, CoveredWithinAWindowEqualsTheIntersection) {
+  const V a = MergeIntervals({{0, 10}, {20, 30}, {40, 50}});
+  for (const Interval w : {Interval{5, 25}, Interval{10, 20}, Interval{0, 50}, Interval{-5, 100},
+                           Interval{25, 45}, Interval{30, 40}, Interval{60, 70}, Interval{7, 7}}) {
+    EXPECT_EQ(CoveredWithin(a, w), IntersectionLength(a, V{w}))
+        << "[" << w.start_ns << ", " << w.end_ns << ")";
+  }
+  EXPECT_EQ(CoveredWithin({}, {0, 10}), 0);
+}
+
 TEST(IntervalConcurrency, CountsEachInterval) {
   // 0..10: one; 10..15 none; 15..20: one; 20..25: three; 25..30: two (the touching one ended).
   const V intervals = {{0, 10}, {15, 30}, {20, 25}, {20, 30}, {12, 12}};
