@@ -13,8 +13,7 @@ namespace {
 
 struct CollectivesCommandOptions {
   CommonOptions common;
-  bool as_job = false;
-  bool no_clock_align = false;
+  JobOptions job;
   size_t limit = 20;
 };
 
@@ -27,10 +26,7 @@ CommandRunner AddCollectivesCommand(CLI::App* app) {
       "NCCL/RCCL collectives matched across the ranks of one job: clock offsets, skew, each "
       "rank's wait, transfer time, algorithm and bus bandwidth, and who made whom wait");
   AddCommonOptions(command, &options->common);
-  AddAsJobOption(command, &options->as_job);
-  command->add_flag("--no-clock-align", options->no_clock_align,
-                    "use each rank's own clock (offsets 0) instead of aligning the ranks on the "
-                    "collectives' ends");
+  AddJobOptions(command, &options->job);
   command->add_option("--limit", options->limit, "table: collectives listed")
       ->check(CLI::Range(size_t{0}, size_t{1} << 40))
       ->capture_default_str();
@@ -39,9 +35,9 @@ CommandRunner AddCollectivesCommand(CLI::App* app) {
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
     const std::vector<LinkedTrace> linked = LinkTraces(traces, LinkOptionsOf(options->common));
-    const JobLayout job = DescribeJob(TracesOf(Pointers(linked)), options->as_job);
+    const JobLayout job = DescribeJob(TracesOf(Pointers(linked)), options->job.as_job);
     CollectiveOptions analysis;
-    analysis.align_clocks = !options->no_clock_align;
+    analysis.align_clocks = !options->job.no_clock_align;
     const CollectivesResult result = AnalyzeCollectives(Pointers(linked), job, analysis);
     for (const std::string& w : result.warnings) PrintWarning(w);
     RenderCollectives(std::cout, Pointers(traces), result, FormatOf(options->common),

@@ -133,6 +133,13 @@ void AddAsJobOption(CLI::App* command, bool* as_job) {
                     "(no rank named, world sizes that differ, time spans apart)");
 }
 
+void AddJobOptions(CLI::App* command, JobOptions* options) {
+  AddAsJobOption(command, &options->as_job);
+  command->add_flag("--no-clock-align", options->no_clock_align,
+                    "use each rank's own clock (offsets 0) instead of aligning the ranks on the "
+                    "collectives' ends");
+}
+
 int LoadInputs(const CommonOptions& options, std::vector<Trace>* traces) {
   // A folder no importer reads whole is a job's rank traces side by side: its files.
   std::vector<std::string> paths;

@@ -50,6 +50,14 @@ CLI::Option* AddBackendOption(CLI::App* command, std::optional<Backend>* backend
 // --as-job bound to `as_job`: several inputs are one job's ranks whatever DescribeJob finds.
 void AddAsJobOption(CLI::App* command, bool* as_job);
 
+// The options of the commands that compare a job's ranks (collectives, critical-path): --as-job
+// and --no-clock-align.
+struct JobOptions {
+  bool as_job = false;
+  bool no_clock_align = false;
+};
+void AddJobOptions(CLI::App* command, JobOptions* options);
+
 // Adds TRACE... plus --format and the input options (AddInputOptions) to a subcommand.
 // `extra_formats` are those only this subcommand renders (roofline's svg); FormatOf maps them to
 // the table, so the subcommand checks for them itself.

@@ -13,8 +13,7 @@ namespace {
 
 struct CriticalPathCommandOptions {
   CommonOptions common;
-  bool as_job = false;
-  bool no_clock_align = false;
+  JobOptions job;
   std::optional<int64_t> step;
   bool every_piece = false;
   size_t top = 10;
@@ -30,10 +29,7 @@ CommandRunner AddCriticalPathCommand(CLI::App* app) {
       "order, synchronisation, collectives' last arrivals) and its composition: compute, "
       "communication transfer and wait, host, idle");
   AddCommonOptions(command, &options->common);
-  AddAsJobOption(command, &options->as_job);
-  command->add_flag("--no-clock-align", options->no_clock_align,
-                    "use each rank's own clock (offsets 0) instead of aligning the ranks on the "
-                    "collectives' ends");
+  AddJobOptions(command, &options->job);
   command->add_option("--step", options->step, "only ProfilerStep#N");
   command->add_flag("--path", options->every_piece, "table: print every piece of the path");
   command
@@ -47,9 +43,9 @@ CommandRunner AddCriticalPathCommand(CLI::App* app) {
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
     const std::vector<LinkedTrace> linked = LinkTraces(traces, LinkOptionsOf(options->common));
-    const JobLayout job = DescribeJob(TracesOf(Pointers(linked)), options->as_job);
+    const JobLayout job = DescribeJob(TracesOf(Pointers(linked)), options->job.as_job);
     CriticalPathOptions analysis;
-    analysis.align_clocks = !options->no_clock_align;
+    analysis.align_clocks = !options->job.no_clock_align;
     analysis.step = options->step;
     const CriticalPathResult result = AnalyzeCriticalPath(Pointers(linked), job, analysis);
     for (const std::string& w : result.warnings) PrintWarning(w);

@@ -141,6 +141,31 @@ void WalkGroup(const std::vector<WalkRank>& ranks, std::optional<int> input,
   }
 }
 
+// The composition's categories, in PathComposition's field order.
+enum class Category : uint8_t { kCompute, kCommTransfer, kCommWait, kHost, kIdle };
+
+Category CategoryOf(PathKind kind) {
+  switch (kind) {
+    case PathKind::kKernel:
+    case PathKind::kMemcpy:
+    case PathKind::kMemset:
+      return Category::kCompute;
+    case PathKind::kCollectiveTransfer:
+      return Category::kCommTransfer;
+    case PathKind::kCollectiveWait:
+      return Category::kCommWait;
+    case PathKind::kLaunch:
+    case PathKind::kSync:
+    case PathKind::kCpuOp:
+    case PathKind::kCpu:
+    case PathKind::kStepNotStarted:
+      return Category::kHost;
+    case PathKind::kIdle:
+      return Category::kIdle;
+  }
+  return Category::kIdle;
+}
+
 }  // namespace
 
 const char* PathKindName(PathKind kind) {
@@ -172,51 +197,13 @@ const char* PathKindName(PathKind kind) {
 }
 
 const char* PathCategoryName(PathKind kind) {
-  switch (kind) {
-    case PathKind::kKernel:
-    case PathKind::kMemcpy:
-    case PathKind::kMemset:
-      return "compute";
-    case PathKind::kCollectiveTransfer:
-      return "comm_transfer";
-    case PathKind::kCollectiveWait:
-      return "comm_wait";
-    case PathKind::kLaunch:
-    case PathKind::kSync:
-    case PathKind::kCpuOp:
-    case PathKind::kCpu:
-    case PathKind::kStepNotStarted:
-      return "host";
-    case PathKind::kIdle:
-      return "idle";
-  }
-  return "idle";
+  static constexpr const char* kNames[] = {"compute", "comm_transfer", "comm_wait", "host", "idle"};
+  return kNames[static_cast<int>(CategoryOf(kind))];
 }
 
 void PathComposition::Add(PathKind kind, int64_t ns) {
-  switch (kind) {
-    case PathKind::kKernel:
-    case PathKind::kMemcpy:
-    case PathKind::kMemset:
-      compute_ns += ns;
-      return;
-    case PathKind::kCollectiveTransfer:
-      comm_transfer_ns += ns;
-      return;
-    case PathKind::kCollectiveWait:
-      comm_wait_ns += ns;
-      return;
-    case PathKind::kLaunch:
-    case PathKind::kSync:
-    case PathKind::kCpuOp:
-    case PathKind::kCpu:
-    case PathKind::kStepNotStarted:
-      host_ns += ns;
-      return;
-    case PathKind::kIdle:
-      idle_ns += ns;
-      return;
-  }
+  int64_t* const fields[] = {&compute_ns, &comm_transfer_ns, &comm_wait_ns, &host_ns, &idle_ns};
+  *fields[static_cast<int>(CategoryOf(kind))] += ns;
 }
 
 CriticalPathResult AnalyzeCriticalPath(const std::vector<const LinkedTrace*>& inputs,
