@@ -2,12 +2,16 @@
 // field for field. Both are taken from the built binary's output and parsed here with nlohmann's
 // parser (not through the serializers that wrote them): the page's embedded JSON (the
 // <script id="tm-data"> element of `tensormorph report`) against `tensormorph kernels`, `roofline`,
-// `occupancy`, `timeline` and `diff --format json` on the same real traces. Same key sets, same
-// values; the kernels table's joins point at occupancy and roofline rows of the same kernel.
+// `occupancy`, `timeline`, `diff`, `collectives` and `critical-path --format json` on the same real
+// traces. Same key sets, same values; the kernels table's joins point at occupancy and roofline
+// rows of the same kernel; a job's top critical-path pieces are this file's own sums of the path.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -29,6 +33,12 @@ const std::string kNcuRoofline =
     TM_SHARED_DATA "/nvidia/ncu_csv/llmperfopt_k0001_ncu.section_SpeedOfLight_RooflineChart.csv";
 // Roofline rows from op shapes (no counters).
 const std::string kOpShapes = TM_SHARED_DATA "/kineto/tracelens/rocm_torch_compile_triton.json.gz";
+// One job of 8 ranks (a folder of 8 rank files), and two runs of one model that are not one job.
+const std::string kDlrm = TM_SHARED_DATA "/kineto/param_dlrm_8rank";
+const std::string kQwenH100 =
+    TM_SHARED_DATA "/kineto/tracelens_pairs/h100_qwen1.5-0.5b_inference.json.gz";
+const std::string kQwenMi300 =
+    TM_SHARED_DATA "/kineto/tracelens_pairs/mi300_qwen1.5-0.5b_inference.json.gz";
 
 // The JSON the page embeds ("<" is written \u003c there, which the parser reads back).
 Json ReportModel(const std::vector<std::string>& inputs,
@@ -161,6 +171,105 @@ TEST(ReportModelFields, SummaryFindingsAreThoseOfFindingsJson) {
   ASSERT_FALSE(findings["findings"].empty());
   EXPECT_EQ(model["summary"]["findings"], findings["findings"]);
   EXPECT_EQ(model["summary"]["findings_total_gain_ns"], findings["total_gain_ns"]);
+}
+
+// Every key of `expected` has the same value in `actual`.
+void ExpectHasValuesOf(const Json& actual, const Json& expected, const std::string& what) {
+  for (auto it = expected.begin(); it != expected.end(); ++it) {
+    EXPECT_EQ(actual.value(it.key(), Json("(absent)")), it.value()) << what << ": " << it.key();
+  }
+}
+
+// A critical path's pieces summed by (rank, kind, name), as docs/critical-path.md defines the
+// top pieces: {"rank", "kind", "category", "name", "time_ns", "pieces"} per sum.
+std::vector<Json> SumPieces(const Json& path) {
+  std::map<std::string, Json> sums;
+  for (const Json& p : path) {
+    Json& sum = sums[p["rank"].dump() + "\n" + p["kind"].get<std::string>() + "\n" +
+                     p["name"].get<std::string>()];
+    if (sum.is_null()) {
+      sum = {{"rank", p["rank"]}, {"kind", p["kind"]}, {"category", p["category"]},
+             {"name", p["name"]}, {"time_ns", 0},      {"pieces", 0}};
+    }
+    sum["time_ns"] =
+        sum["time_ns"].get<int64_t>() + p["end_ns"].get<int64_t>() - p["start_ns"].get<int64_t>();
+    sum["pieces"] = sum["pieces"].get<int64_t>() + 1;
+  }
+  std::vector<Json> out;
+  for (auto& [key, sum] : sums) out.push_back(sum);
+  return out;
+}
+
+// The Ranks section of the DLRM job's report: the job, each rank's clock and waits, and by_type
+// are `collectives --format json`'s; each rank's median step and straggler mark the ranks rows of
+// `timeline --format json`; each step's figures `critical-path --format json`'s, without the path.
+TEST(ReportModelFields, JobSectionIsThatOfCollectivesTimelineAndCriticalPathJson) {
+  const Json model = ReportModel({kDlrm});
+  const Json& job = model["job"];
+  ASSERT_TRUE(job.is_object()) << model["job"].dump();
+  const Json collectives = CommandJson({"collectives", kDlrm});
+  ExpectHasValuesOf(job, collectives["job"], "job");
+  EXPECT_EQ(job["collective_count"], collectives["collectives"].size());
+
+  const Json timeline = CommandJson({"timeline", kDlrm})["ranks"]["rows"];
+  ASSERT_EQ(job["ranks"].size(), 8u);
+  ASSERT_EQ(collectives["per_rank"].size(), 8u);
+  size_t stragglers = 0;
+  for (size_t i = 0; i < job["ranks"].size(); ++i) {
+    const Json& row = job["ranks"][i];
+    const std::string what = "rank row " + std::to_string(i);
+    ExpectHasValuesOf(row, collectives["ranks"][i], what + " (collectives ranks)");
+    ExpectHasValuesOf(row, collectives["per_rank"][i], what + " (collectives per_rank)");
+    auto steps = std::find_if(timeline.begin(), timeline.end(),
+                              [&](const Json& t) { return t["rank"] == row["rank"]; });
+    ASSERT_NE(steps, timeline.end()) << what;
+    for (const char* key : {"step_count", "median_step_ns", "straggler", "wait_caused_ns"}) {
+      EXPECT_EQ(row[key], (*steps)[key]) << what << ": " << key;
+    }
+    stragglers += row["straggler"].get<bool>() ? 1 : 0;
+  }
+  EXPECT_TRUE(job["ranks"][7]["straggler"].get<bool>());  // last at five of the eight collectives
+  EXPECT_LT(stragglers, 8u);
+  ExpectSameRows(job["by_type"], collectives["by_type"], "by_type");
+
+  const Json steps = CommandJson({"critical-path", kDlrm})["steps"];
+  ASSERT_FALSE(steps.empty());
+  ASSERT_EQ(job["critical_path"].size(), steps.size());
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Json& step = job["critical_path"][i];
+    const Json& path = steps[i]["path"];
+    const std::string what = "step " + steps[i]["step"].dump();
+    Json expected = steps[i];
+    expected.erase("path");
+    ExpectHasValuesOf(step, expected, what);
+    EXPECT_FALSE(step.contains("path")) << what << ": the pieces are not embedded";
+    EXPECT_EQ(step["piece_count"], path.size()) << what;
+    std::vector<Json> sums = SumPieces(path);
+    EXPECT_EQ(step["group_count"], sums.size()) << what;
+    std::stable_sort(sums.begin(), sums.end(),
+                     [](const Json& a, const Json& b) { return a["time_ns"] > b["time_ns"]; });
+    const Json& top = step["top"];
+    ASSERT_EQ(top.size(), std::min<size_t>(10, sums.size())) << what;
+    for (size_t k = 0; k < top.size(); ++k) {
+      EXPECT_EQ(top[k]["time_ns"], sums[k]["time_ns"]) << what << " top " << k;  // the largest
+      auto same = std::find_if(sums.begin(), sums.end(), [&](const Json& s) {
+        return s["rank"] == top[k]["rank"] && s["kind"] == top[k]["kind"] &&
+               s["name"] == top[k]["name"];
+      });
+      ASSERT_NE(same, sums.end()) << what << " top " << k << ": " << top[k].dump();
+      EXPECT_EQ(top[k], *same) << what << " top " << k;
+    }
+  }
+}
+
+// No Ranks section for one input (rank 0 of a 2-rank job) or for two inputs that are not one job.
+TEST(ReportModelFields, JobIsNullForOneInputAndForInputsThatAreNotOneJob) {
+  for (const std::vector<std::string>& inputs :
+       std::vector<std::vector<std::string>>{{kDemo}, {kQwenH100, kQwenMi300}}) {
+    const Json model = ReportModel(inputs);
+    ASSERT_TRUE(model.contains("job")) << inputs.front();
+    EXPECT_TRUE(model["job"].is_null()) << inputs.front() << ": " << model["job"].dump();
+  }
 }
 
 }  // namespace

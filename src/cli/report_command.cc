@@ -1,6 +1,7 @@
 // `tensormorph report TRACE... -o report.html [--baseline BASE]`: one self-contained HTML file
-// with the summary, Compute panel, kernels, timeline, roofline, occupancy and (with a baseline)
-// the diff. Every section comes from the same analyses as the other commands (src/report/html).
+// with the summary, Compute panel, kernels, timeline, roofline, occupancy, (for one job of two or
+// more ranks) the ranks with their collectives and critical path, and (with a baseline) the diff.
+// Every section comes from the same analyses as the other commands (src/report/html).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -39,7 +40,7 @@ CommandRunner AddReportCommand(CLI::App* app) {
   CLI::App* command = app->add_subcommand(
       "report",
       "one self-contained HTML file: summary, ops, kernels, timeline, roofline, "
-      "occupancy, and the diff against --baseline");
+      "occupancy, a job's ranks (collectives, critical path), and the diff against --baseline");
   AddCommonOptions(command, &options->common);
   command->add_option("-o,--output", options->output, "the HTML file to write")->required();
   command->add_option("--baseline", options->baseline,

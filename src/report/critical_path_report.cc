@@ -3,9 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
-#include <tuple>
 
+#include "analysis/job/path_sums.h"
 #include "model/time.h"
 #include "report/collectives_report.h"
 #include "report/csv.h"
@@ -73,18 +72,9 @@ void PrintComposition(std::ostream& out, const CriticalPathStep& s) {
   table.Print(out);
 }
 
-// The pieces summed by (rank, kind, name), the most time first.
+// The pieces summed by (rank, kind, name), the most time first (SumPathPieces).
 void PrintTopPieces(std::ostream& out, const CriticalPathStep& s, size_t top) {
-  using Key = std::tuple<int64_t, PathKind, std::string>;
-  std::map<Key, std::pair<int64_t, size_t>> sums;
-  for (const PathPiece& p : s.path) {
-    auto& [ns, count] = sums[{p.rank.value_or(-1), p.kind, p.name}];
-    ns += p.end_ns - p.start_ns;
-    ++count;
-  }
-  std::vector<std::pair<Key, std::pair<int64_t, size_t>>> rows(sums.begin(), sums.end());
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+  const std::vector<PathPieceSum> rows = SumPathPieces(s);
   out << fmt::format("  on the path, by rank, kind and name (the top {} of {}):\n",
                      std::min(top, rows.size()), rows.size());
   TextTable table;
@@ -95,10 +85,9 @@ void PrintTopPieces(std::ostream& out, const CriticalPathStep& s, size_t top) {
   table.AddColumn("Pieces", TextTable::Align::kRight);
   table.AddColumn("Name", TextTable::Align::kLeft, 80);
   for (size_t i = 0; i < rows.size() && i < top; ++i) {
-    const auto& [key, sum] = rows[i];
-    const auto& [rank, kind, name] = key;
-    table.AddRow({rank >= 0 ? std::to_string(rank) : "-", PathKindName(kind), Duration(sum.first),
-                  Percent(sum.first, s.length_ns()), std::to_string(sum.second), name});
+    const PathPieceSum& row = rows[i];
+    table.AddRow({RankText(row.rank), PathKindName(row.kind), Duration(row.time_ns),
+                  Percent(row.time_ns, s.length_ns()), std::to_string(row.pieces), row.name});
   }
   table.Print(out);
 }
@@ -142,6 +131,17 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces,
 
 }  // namespace
 
+Json CriticalPathStepJson(const std::vector<const Trace*>& traces, const CriticalPathStep& s) {
+  return {{"step", OrNull(s.step)},
+          {"input", s.input ? Json(InputPathOf(traces, *s.input)) : Json(nullptr)},
+          {"start_ns", s.start_ns},
+          {"end_ns", s.end_ns},
+          {"length_ns", s.length_ns()},
+          {"end_rank", OrNull(s.end_rank)},
+          {"ranks", s.ranks},
+          {"composition", CompositionJson(s.composition)}};
+}
+
 Json CriticalPathJson(const std::vector<const Trace*>& traces, const CriticalPathResult& result) {
   Json steps = Json::array();
   for (const CriticalPathStep& s : result.steps) {
@@ -155,15 +155,9 @@ Json CriticalPathJson(const std::vector<const Trace*>& traces, const CriticalPat
                       {"start_ns", p.start_ns},
                       {"end_ns", p.end_ns}});
     }
-    steps.push_back({{"step", OrNull(s.step)},
-                     {"input", s.input ? Json(InputPathOf(traces, *s.input)) : Json(nullptr)},
-                     {"start_ns", s.start_ns},
-                     {"end_ns", s.end_ns},
-                     {"length_ns", s.length_ns()},
-                     {"end_rank", OrNull(s.end_rank)},
-                     {"ranks", s.ranks},
-                     {"composition", CompositionJson(s.composition)},
-                     {"path", std::move(path)}});
+    Json step = CriticalPathStepJson(traces, s);
+    step["path"] = std::move(path);
+    steps.push_back(std::move(step));
   }
   Json warnings = Json::array();
   for (const std::string& w : result.warnings) warnings.push_back(w);

@@ -21,6 +21,11 @@ struct CriticalPathRenderOptions {
 // `critical-path --format json`'s document.
 Json CriticalPathJson(const std::vector<const Trace*>& traces, const CriticalPathResult& result);
 
+// One of its steps without the "path" (which CriticalPathJson appends): {"step", "input",
+// "start_ns", "end_ns", "length_ns", "end_rank", "ranks", "composition"}; the HTML report embeds
+// it.
+Json CriticalPathStepJson(const std::vector<const Trace*>& traces, const CriticalPathStep& step);
+
 void RenderCriticalPath(std::ostream& out, const std::vector<const Trace*>& traces,
                         const CriticalPathResult& result, const CriticalPathRenderOptions& render);
 

@@ -1,7 +1,8 @@
 // Opens reports of real traces in Debian's chromium (headless, through playwright-core) and checks
 // what a reader sees against independent sources: the kernels table against
 // `tensormorph kernels --format json`, the roofline points against `tensormorph roofline --format
-// json`, the timeline canvas by its pixels. Screenshots go to build/report-screenshots/.
+// json`, a job's Ranks section against `collectives`, `timeline` and `critical-path --format json`,
+// the timeline canvas by its pixels. Screenshots go to build/report-screenshots/.
 //
 //   node tests/browser/report_test.mjs --tm BUILD/tensormorph [--shared ../shared/data] [--out DIR]
 //
@@ -220,6 +221,10 @@ const ncuFixture = [path.join(root, 'tests/data/ncu_raw_fixture.csv')];
   const gaps = await ctx.page.evaluate(() => window.__tm.data.timeline.gaps.reduce((a, g) => a + g.s.length, 0));
   const expectedGaps = runJson('timeline', '--format', 'json', ...demo).devices.reduce((a, d) => a + d.gaps.count, 0);
   check(gaps > 0 && gaps === expectedGaps, `demo: every idle gap of tensormorph timeline is marked (${gaps} of ${expectedGaps})`);
+  const ranks = await ctx.page.evaluate(() => ({ job: window.__tm.data.job, hidden: document.getElementById('ranks').hidden,
+    nav: document.getElementById('nav-ranks').hidden, line: !!document.getElementById('summary-job') }));
+  check(ranks.job === null && ranks.hidden && ranks.nav && !ranks.line && !(await ctx.page.isVisible('#ranks-table')),
+    'demo: a single-trace report has no Ranks section (job null, section and link hidden, no job line)');
   await ctx.page.screenshot({ path: path.join(out, 'demo.png'), fullPage: true });
   await ctx.page.locator('#timeline').screenshot({ path: path.join(out, 'demo-timeline.png') });
   checkClean(ctx, 'demo');
@@ -284,6 +289,13 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
   execFileSync(tm, ['baseline', 'save', '--quiet', ...ranks, '-o', both], { stdio: ['ignore', 'ignore', 'inherit'] });
   const diff = runJson('diff', '--format', 'json', base, both);
   check(diffRows === diff.rows.length, `multirank: diff against the saved baseline shows ${diffRows} rows, tensormorph diff ${diff.rows.length}`);
+  // Two ranks of 128: the Ranks section names no straggler; a click on a step shows its path.
+  const steps = await ctx.page.$$eval('#cp-steps tbody tr', (trs) => trs.map((tr) => tr.dataset.step));
+  const noStraggler = await ctx.page.$$eval('#ranks-table tbody td[data-key="straggler"]', (tds) => tds.every((t) => t.textContent === ''));
+  check(steps.length === 2 && noStraggler, `multirank: ${steps.length} steps walked, no straggler named for 2 ranks of 128`);
+  await ctx.page.click(`#cp-steps tbody tr[data-step="${steps[1]}"]`);
+  const title = await ctx.page.getAttribute('#cp-title', 'data-step');
+  check(title === steps[1], `multirank: clicking step ${steps[1]} shows its path (${title})`);
   await ctx.page.locator('#timeline').screenshot({ path: path.join(out, 'multirank-timeline.png') });
   checkClean(ctx, 'multirank');
   await ctx.context.close();
@@ -353,6 +365,52 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
     `predict: aten::mm, always inside aten::linear, says "${mm && mm.placement}"`);
   await ctx.page.locator('#compute').screenshot({ path: path.join(out, 'predict.png') });
   checkClean(ctx, 'predict');
+  await ctx.context.close();
+}
+
+// 8. One job of 8 ranks (PARAM's DLRM, the folder of its rank files): the Ranks section shows each
+// rank's wait caused as `collectives --format json` and the straggler marks as `timeline --format
+// json`; the critical path's composition in numbers and as a bar as `critical-path --format json`.
+{
+  const dlrm = [path.join(shared, 'kineto/param_dlrm_8rank')];
+  const file = report('dlrm', dlrm);
+  const ctx = await open(file);
+  const collectives = runJson('collectives', '--format', 'json', '--quiet', ...dlrm);
+  const timelineRanks = runJson('timeline', '--format', 'json', '--quiet', ...dlrm).ranks.rows;
+  const critical = runJson('critical-path', '--format', 'json', '--quiet', ...dlrm);
+  check(await ctx.page.isVisible('#ranks') && await ctx.page.isVisible('#nav-ranks'), 'dlrm: the Ranks section and its link are shown');
+  check(await ctx.page.textContent('#ranks-verdict') === collectives.job.verdict, `dlrm: the verdict is the job's (${collectives.job.verdict})`);
+  const rows = await ctx.page.$$eval('#ranks-table tbody tr', (trs) => trs.map((tr) => ({
+    rank: Number(tr.querySelector('td[data-key="rank"]').dataset.value),
+    caused: Number(tr.querySelector('td[data-key="wait_caused_ns"]').dataset.value),
+    causedText: tr.querySelector('td[data-key="wait_caused_ns"]').textContent,
+    straggler: tr.querySelector('td[data-key="straggler"]').textContent === 'STRAGGLER',
+  })));
+  const waits = new Map(collectives.per_rank.map((r) => [r.rank, r.wait_caused_ns]));
+  check(rows.length === 8 && rows.every((r) => waits.get(r.rank) === r.caused && r.causedText !== '–'),
+    `dlrm: each rank's wait caused is collectives' (${rows.map((r) => `${r.rank}: ${r.causedText}`).join(', ')})`);
+  const marked = rows.filter((r) => r.straggler).map((r) => r.rank).join(',');
+  const want = timelineRanks.filter((r) => r.straggler).map((r) => r.rank).sort((a, b) => a - b).join(',');
+  check(want.length > 0 && marked === want, `dlrm: STRAGGLER marks ranks ${marked}, timeline's stragglers ${want}`);
+  const line = await ctx.page.textContent('#summary-job');
+  check(want.split(',').every((r) => line.includes(r)) && line.includes('straggler'), `dlrm: the summary names the stragglers (${line})`);
+  const step = critical.steps[0];
+  const shown = await ctx.page.evaluate(() => ({
+    step: document.getElementById('cp-title').dataset.step,
+    parts: [...document.querySelectorAll('#cp-composition tbody tr')].map((tr) => [tr.dataset.category,
+      Number(tr.querySelector('td[data-key="time_ns"]').dataset.value), tr.querySelector('td[data-key="percent"]').textContent]),
+    length: Number(document.querySelector('#cp-composition tfoot td[data-key="length_ns"]').dataset.value),
+    bar: [...document.querySelectorAll('#cp-detail .cp-bar.big .cp-seg')].reduce((a, x) => a + Number(x.dataset.ns), 0),
+    top: document.querySelectorAll('#cp-top tbody tr').length,
+  }));
+  const pct = (ns) => (100 * ns / step.length_ns).toFixed(1) + ' %';
+  check(shown.step === String(step.step) && shown.length === step.length_ns && shown.parts.length === 5 &&
+    shown.parts.every(([cat, ns, p]) => step.composition[cat + '_ns'] === ns && p === pct(ns)),
+    `dlrm: step ${shown.step}'s composition is critical-path's (${shown.parts.map(([c, , p]) => `${c} ${p}`).join(', ')} of ${step.length_ns} ns)`);
+  check(shown.bar === step.length_ns, `dlrm: the composition bar's parts add up to the step's length (${shown.bar} ns)`);
+  check(shown.top === 10, `dlrm: the top ${shown.top} pieces of the path are listed`);
+  await ctx.page.locator('#ranks').screenshot({ path: path.join(out, 'dlrm-ranks.png') });
+  checkClean(ctx, 'dlrm');
   await ctx.context.close();
 }
 

@@ -1,14 +1,24 @@
 // Regenerates docs/report.png: the demo report's timeline, zoomed in, with a kernel's tooltip.
 //   node tests/browser/screenshot.mjs REPORT.html OUT.png
+// With a section's id, that section alone, whole (e.g. the Ranks section of a job's report):
+//   node tests/browser/screenshot.mjs REPORT.html OUT.png ranks
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
-const [file, out] = process.argv.slice(2).map((p) => path.resolve(p));
+const [file, out] = process.argv.slice(2, 4).map((p) => path.resolve(p));
+const section = process.argv[4];
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
 const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
 await page.goto(pathToFileURL(file).href);
 await page.waitForFunction(() => window.__tm && window.__tm.ready);
+if (section) {
+  await page.addStyleTag({ content: 'header { position: static; }' }); // not over the section
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.locator('#' + section).screenshot({ path: out });
+  await browser.close();
+  process.exit(0);
+}
 await page.evaluate(() => {
   const T = window.__tm.data.timeline;
   window.__tm.timeline.setView(T.span_ns * 0.015, T.span_ns * 0.075);

@@ -212,9 +212,14 @@ CriticalPathResult AnalyzeCriticalPath(const std::vector<const LinkedTrace*>& in
   result.job = job;
   WalkTally tally;
   if (job.is_job) {
-    CollectiveOptions collective_options;
-    collective_options.align_clocks = options.align_clocks;
-    const CollectivesResult collectives = AnalyzeCollectives(inputs, job, collective_options);
+    std::optional<CollectivesResult> computed;
+    if (options.collectives == nullptr) {
+      CollectiveOptions collective_options;
+      collective_options.align_clocks = options.align_clocks;
+      computed = AnalyzeCollectives(inputs, job, collective_options);
+    }
+    const CollectivesResult& collectives =
+        options.collectives != nullptr ? *options.collectives : *computed;
     result.clocks = collectives.clocks;
     std::vector<RankWork> works;
     works.reserve(job.ranks.size());

@@ -1,10 +1,12 @@
 #include "report/html/report.h"
 
 #include <future>
+#include <utility>
 
 #include "report/html/html_page.h"
 #include "report/html/timeline_lanes.h"
 #include "tensormorph/analysis/findings/findings.h"
+#include "tensormorph/analysis/job/job.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
 #include "tensormorph/analysis/ops/ops.h"
@@ -13,6 +15,15 @@
 #include "tensormorph/devices/device_db.h"
 
 namespace tensormorph {
+namespace {
+
+// The Ranks section is for one job of two or more ranks; anything else runs neither of its
+// analyses.
+bool IsMultiRankJob(const JobLayout& job) {
+  return job.is_job && job.ranks.size() >= 2;
+}
+
+}  // namespace
 
 std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const ReportDiff* diff,
                          const ReportPageOptions& options) {
@@ -63,6 +74,18 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
     query.queue_limit = options.timeline.queue_limit;
     return FindFindings(inputs, query);
   });
+  // The Ranks section's analyses over the same layout the timeline's ranks read (DescribeJob).
+  const JobLayout job = DescribeJob(TracesOf(inputs), options.timeline.as_job);
+  // The critical path crosses ranks at the collectives' last arrivals: it takes them from here.
+  using JobResults = std::pair<std::optional<CollectivesResult>, std::optional<CriticalPathResult>>;
+  std::future<JobResults> job_task = std::async(policy, [&]() -> JobResults {
+    if (!IsMultiRankJob(job)) return {};
+    CollectivesResult collectives = AnalyzeCollectives(inputs, job, CollectiveOptions{});
+    CriticalPathOptions path_options;
+    path_options.collectives = &collectives;
+    CriticalPathResult path = AnalyzeCriticalPath(inputs, job, path_options);
+    return {std::move(collectives), std::move(path)};
+  });
   const KernelSummary kernels = SummarizeKernels(inputs, KernelQuery{});
   const TimelineResult timeline = timeline_task.get();
   const OpsAndPredictions ops = ops_task.get();
@@ -79,6 +102,9 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
   data.findings = &findings;
   const std::optional<CompareResult> compare = compare_task.get();
   data.compare = compare ? &*compare : nullptr;
+  const JobResults job_results = job_task.get();
+  data.collectives = job_results.first ? &*job_results.first : nullptr;
+  data.critical_path = job_results.second ? &*job_results.second : nullptr;
   return RenderReportHtml(BuildReportModel(data, lanes_task.get()), options.title);
 }
 

@@ -1,9 +1,10 @@
 // The whole HTML report from linked traces: runs every analysis the page shows (timeline,
-// kernels, ops, occupancy, roofline) once over the same LinkedTraces, so each input is linked
-// once however many sections read its links, and renders the page (report_model.h,
-// html_page.h). What `tensormorph report` writes. The analyses share nothing but the
-// LinkedTraces, whose parts are each computed once by whichever analysis needs them first
-// (linked_trace.h), so they can run side by side; the page is the same either way.
+// kernels, ops, occupancy, roofline; collectives and critical path only for one job of two or
+// more ranks) once over the same LinkedTraces, so each input is linked once however many sections
+// read its links, and renders the page (report_model.h, html_page.h). What `tensormorph report`
+// writes. The analyses share nothing but the LinkedTraces, whose parts are each computed once by
+// whichever analysis needs them first (linked_trace.h), so they can run side by side; the page is
+// the same either way.
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,9 @@
 // Builds the report's JSON document (report_model.h). Every result row is written by the
 // serializer of the command that shows it (RooflineRowJson for `roofline --format json`, ...), so
 // the page reads the documented field names. The kernels table joins the occupancy and roofline
-// rows of the same kernel name and backend by index; nothing here recomputes an analysis.
+// rows of the same kernel name and backend by index; nothing here recomputes an analysis. The
+// Ranks section (`job`) is `collectives --format json`'s and `critical-path --format json`'s
+// members, with each step's pieces summed as `critical-path`'s table sums them (SumPathPieces).
 #include "report/html/report_model.h"
 
 #include <algorithm>
@@ -9,7 +11,10 @@
 #include <map>
 #include <utility>
 
+#include "analysis/job/path_sums.h"
+#include "report/collectives_report.h"
 #include "report/compare_report.h"
+#include "report/critical_path_report.h"
 #include "report/diff_report.h"
 #include "report/findings_report.h"
 #include "report/kernel_occupancy_report.h"
@@ -150,6 +155,78 @@ Json Gaps(const TimelineResult& result, int64_t t0, int64_t raw_until, Json* tim
   return out;
 }
 
+// One rank of the Ranks section: its row of `collectives --format json`'s "ranks" (input, rank,
+// clock) with the keys of its "per_rank" row (waits, late cause), and its step figures and
+// straggler mark as `timeline --format json`'s ranks rows write them.
+Json RankRow(Json row, const Json& per_rank, const TimelineResult& timeline) {
+  for (const Json& waits : per_rank) {
+    if (waits["rank"] != row["rank"]) continue;
+    for (auto it = waits.begin(); it != waits.end(); ++it) row[it.key()] = it.value();
+  }
+  const RankSteps* steps = nullptr;
+  for (const RankSteps& r : timeline.ranks) {
+    if (r.rank && Json(*r.rank) == row["rank"]) steps = &r;
+  }
+  row["step_count"] = steps ? steps->step_count : 0;
+  row["median_step_ns"] = steps ? OrNull(steps->median_step_ns) : Json(nullptr);
+  row["straggler"] = steps != nullptr && steps->straggler;
+  return row;
+}
+
+// A step of `critical-path --format json` without its path: the piece count, and the first
+// kTopPieces of the pieces summed by (rank, kind, name) with how many such sums there are.
+constexpr size_t kTopPieces = 10;
+Json StepWithTopPieces(const std::vector<const Trace*>& traces, const CriticalPathStep& step) {
+  const std::vector<PathPieceSum> sums = SumPathPieces(step);
+  Json top = Json::array();
+  for (size_t i = 0; i < sums.size() && i < kTopPieces; ++i) {
+    const PathPieceSum& sum = sums[i];
+    top.push_back({{"rank", OrNull(sum.rank)},
+                   {"kind", PathKindName(sum.kind)},
+                   {"category", PathCategoryName(sum.kind)},
+                   {"name", sum.name},
+                   {"time_ns", sum.time_ns},
+                   {"pieces", sum.pieces}});
+  }
+  Json out = CriticalPathStepJson(traces, step);
+  out["piece_count"] = step.path.size();
+  out["group_count"] = sums.size();
+  out["top"] = std::move(top);
+  return out;
+}
+
+// The Ranks section: the job (`collectives --format json`'s "job" members), a row per rank, the
+// collectives by type and size, the critical path per step, and both analyses' warnings once each.
+Json Job(const ReportData& data) {
+  const std::vector<const Trace*> traces = TracesOf(data.inputs);
+  Json collectives = CollectivesJson(traces, *data.collectives);
+  Json job = std::move(collectives["job"]);
+  job["matched_by"] = std::move(collectives["matched_by"]);
+  job["collective_count"] = data.collectives->collectives.size();
+  job["straggler_threshold_percent"] = data.timeline_options.straggler_threshold_percent;
+  job["straggler_basis_ns"] = OrNull(data.timeline->straggler_basis_ns);
+  const Json& per_rank = collectives["per_rank"];
+  Json ranks = Json::array();
+  for (Json& row : collectives["ranks"]) {
+    ranks.push_back(RankRow(std::move(row), per_rank, *data.timeline));
+  }
+  job["ranks"] = std::move(ranks);
+  job["by_type"] = std::move(collectives["by_type"]);
+  Json steps = Json::array();
+  for (const CriticalPathStep& s : data.critical_path->steps) {
+    steps.push_back(StepWithTopPieces(traces, s));
+  }
+  job["critical_path"] = std::move(steps);
+  Json warnings = std::move(collectives["warnings"]);
+  for (const std::string& w : data.critical_path->warnings) {
+    if (std::find(warnings.begin(), warnings.end(), Json(w)) == warnings.end()) {
+      warnings.push_back(w);
+    }
+  }
+  job["warnings"] = std::move(warnings);
+  return job;
+}
+
 }  // namespace
 
 Json BuildReportModel(const ReportData& data, Json timeline_lanes) {
@@ -184,6 +261,7 @@ Json BuildReportModel(const ReportData& data, Json timeline_lanes) {
   doc["diff"] = data.diff ? Diff(*data.diff) : Json(nullptr);
   // The document of `tensormorph compare --format json`, as it is.
   doc["compare"] = data.compare ? CompareJson(TracesOf(data.inputs), *data.compare) : Json(nullptr);
+  doc["job"] = data.collectives && data.critical_path ? Job(data) : Json(nullptr);
   return doc;
 }
 

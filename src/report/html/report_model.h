@@ -11,6 +11,8 @@
 #include "tensormorph/analysis/compare/compare.h"
 #include "tensormorph/analysis/diff/diff.h"
 #include "tensormorph/analysis/findings/findings.h"
+#include "tensormorph/analysis/job/collectives.h"
+#include "tensormorph/analysis/job/critical_path.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
@@ -40,6 +42,10 @@ struct ReportData {
   const ReportDiff* diff = nullptr;          // only with --baseline
   const CompareResult* compare = nullptr;    // only with --compare: the inputs as sides
   const FindingsResult* findings = nullptr;  // FindFindings with a default FindingsQuery
+  // Only when the inputs are one job of two or more ranks (the Ranks section; both or neither):
+  // AnalyzeCollectives and AnalyzeCriticalPath with default options over DescribeJob's layout.
+  const CollectivesResult* collectives = nullptr;
+  const CriticalPathResult* critical_path = nullptr;
 };
 
 // `timeline_lanes`: BuildTimelineLanes over the same inputs and occupancy (built beside the

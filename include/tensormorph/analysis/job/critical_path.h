@@ -64,6 +64,9 @@ struct CriticalPathStep {
 struct CriticalPathOptions {
   bool align_clocks = true;     // false (--no-clock-align): every offset 0
   std::optional<int64_t> step;  // only ProfilerStep#N
+  // AnalyzeCollectives over the same inputs, job and align_clocks, when the caller has it already
+  // (the report); null: computed here.
+  const CollectivesResult* collectives = nullptr;
 };
 
 struct CriticalPathResult {
