@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 DEMO_TRACE := examples/nccl_2rank_rank0_a100.json.gz
 
-.PHONY: setup configure build demo test sanitize fuzz bench clean format tidy
+.PHONY: setup configure build demo test install sanitize fuzz bench clean format tidy
 
 setup:
 	@scripts/setup.sh
@@ -35,6 +35,11 @@ test: build
 	@scripts/setup_browser.sh
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 	@JOBS=$(JOBS) scripts/sanitize.sh
+
+# The command line, the library with its headers and CMake/pkg-config files, and the Python
+# package (docs/python.md), under CMAKE_INSTALL_PREFIX (/usr/local): make install PREFIX=/opt/tm
+install: build
+	@cmake --install $(BUILD_DIR) $(if $(PREFIX),--prefix $(PREFIX))
 
 # The hostile-input suite alone (part of `make test`): the tests under ASan + UBSan, every fuzz
 # harness on a fixed seed for TM_FUZZ_RUNS inputs (default 4000) each, ThreadSanitizer on the

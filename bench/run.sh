@@ -136,3 +136,6 @@ bench/run_nsys.sh
 
 # One job of 8 ranks through collectives and critical-path (TM_BENCH_JOB_MB=0 skips it).
 bench/run_job.sh
+
+# The Python package's kernel table against `kernels` (issue 16).
+bench/run_python.sh

@@ -26,23 +26,25 @@ configure() {  # build dir, sanitizer flags, extra cmake args...
 }
 
 phase "ASan + UBSan build"
-configure build-sanitize "-fsanitize=address,undefined -fno-sanitize-recover=all" -DTM_FUZZ=ON
+configure build-sanitize "-fsanitize=address,undefined -fno-sanitize-recover=all" -DTM_FUZZ=ON \
+  -DTM_BENCH=OFF -DTM_PYTHON=OFF
 cmake --build build-sanitize -j "$JOBS"
 phase "the test suite under ASan + UBSan"
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# The browser test (label "browser") ran in the normal suite; under ASan it would retest chromium.
+# The browser test (label "browser") ran in the normal suite; under ASan it would retest chromium,
+# and the public headers' compile check (label "headers") would recompile them with other flags.
 # Three sweeps also run in the normal suite only: they repeat compare, calibrate and predict (whose
 # smaller tests do run here) over all three shared H100/MI300X pairs, two minutes under ASan.
 asan_release_only='^(ComparePairs\.RowsAndCategoriesAddUpToKernelTime|Predict\.BeatsBothBaselinesOnEveryHeldOutModel|Calibrate\.FloorsAreThe5thPercentileOfTheRawKernelDurations)$'
-(cd build-sanitize && ctest --output-on-failure -j "$JOBS" --timeout 1200 -LE browser -E "$asan_release_only")
+(cd build-sanitize && ctest --output-on-failure -j "$JOBS" --timeout 1200 -LE "browser|headers" -E "$asan_release_only")
 
 phase "fuzzing (seed 1, ${TM_FUZZ_RUNS:-4000} inputs per harness)"
 scripts/fuzz.sh build-sanitize
 
 phase "ThreadSanitizer on the parallel paths"
 unset ASAN_OPTIONS UBSAN_OPTIONS
-configure build-tsan "-fsanitize=thread"
+configure build-tsan "-fsanitize=thread" -DTM_BENCH=OFF -DTM_PYTHON=OFF
 # Only the files that hold these tests are built (tests/CMakeLists.txt: tensormorph_parallel_tests).
 cmake --build build-tsan -j "$JOBS" --target tensormorph_parallel_tests tensormorph
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \

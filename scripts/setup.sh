@@ -9,6 +9,8 @@ packages=(
   libexpat1-dev libprotobuf-dev protobuf-compiler libiberty-dev
   clang libclang-rt-14-dev llvm-14
   libgtest-dev libgmock-dev libbenchmark-dev
+  # the Python package (python/), for Debian's own python3: never from PyPI
+  python3 python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest
 )
 
 missing=()

@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -433,93 +434,166 @@ std::string RowsText(const std::map<std::string, std::pair<uint64_t, int64_t>>& 
   return s.empty() ? "none" : s;
 }
 
-TEST_F(BadInput, TruncatedPlainAtEveryByte) {
+// What one input of a batched `kernels --by-input` run gave: its rows and the warnings that name
+// it.
+struct BatchedInput {
+  KernelTotals totals;
+  std::string warnings;  // the stderr lines that start with this input's warning prefix
+};
+
+// The cuts run as batches of one process each: `kernels --by-input` reads every input on its own
+// (the importer keeps no state between files), and a process per cut made these two tests take
+// ten minutes under ASan. A batch's run must be clean, exit 0 and name one of its inputs on every
+// stderr line; otherwise the whole batch fails with the run's description.
+constexpr size_t kCutsPerRun = 96;
+
+class TruncatedAtEveryByte : public BadInput {
+ public:
+  // Runs the batch; false (after a failure naming the batch) when the run broke the contract.
+  bool RunBatch(const std::vector<fs::path>& paths, std::vector<BatchedInput>* inputs,
+                RunResult* r) {
+    std::vector<std::string> args = {"kernels", "--by-input", "--format", "json", "--quiet"};
+    for (const fs::path& p : paths) args.push_back(p.string());
+    *r = tensormorph::testing::RunTensormorph(args, 6 * kTimeoutSeconds);
+    const json doc = ParseJson(r->out);
+    if (!r->Clean() || r->exit_code != 0 || !doc.is_object()) {
+      ADD_FAILURE() << "expected exit 0 and a JSON document" << r->Describe();
+      return false;
+    }
+    inputs->assign(paths.size(), {});
+    for (const json& row : doc.value("rows", json::array())) {
+      const size_t index = row.value("input", paths.size());
+      if (index >= paths.size()) {
+        ADD_FAILURE() << "a row without a valid input index: " << row.dump() << r->Describe();
+        return false;
+      }
+      KernelTotals& t = (*inputs)[index].totals;
+      auto& entry = t.rows[row.value("name", std::string())];
+      entry.first += row.value("count", uint64_t{0});
+      entry.second += row.value("total_ns", int64_t{0});
+      t.kernel_count += row.value("count", uint64_t{0});
+      t.total_ns += row.value("total_ns", int64_t{0});
+      t.backends.insert(row.value("backend", std::string()));
+    }
+    std::istringstream err(r->err);
+    for (std::string line; std::getline(err, line);) {
+      size_t owner = paths.size();
+      for (size_t i = 0; i < paths.size() && owner == paths.size(); ++i) {
+        if (line.starts_with(WarningPrefix(paths[i]))) owner = i;
+      }
+      if (owner == paths.size()) {
+        ADD_FAILURE() << "a stderr line that names no input: " << line << r->Describe();
+        return false;
+      }
+      (*inputs)[owner].warnings += line + "\n";
+    }
+    return true;
+  }
+};
+
+TEST_F(TruncatedAtEveryByte, Plain) {
   const TruncationTrace t = MakeTruncationTrace();
   ASSERT_TRUE(ParseJson(t.text).is_object()) << "the full trace must be valid JSON";
   int failures = 0;
-  const fs::path path = Path("cut.json");
-  for (size_t cut = t.events[1].begin; cut <= t.text.size() && failures < 10; ++cut) {
-    WriteBytes(path, std::string_view(t.text).substr(0, cut));
+  for (size_t first = t.events[1].begin; first <= t.text.size() && failures < 10;
+       first += kCutsPerRun) {
+    const size_t last = std::min(first + kCutsPerRun - 1, t.text.size());
+    std::vector<fs::path> paths;
+    for (size_t cut = first; cut <= last; ++cut) {
+      paths.push_back(
+          Write("cut_" + std::to_string(cut) + ".json", std::string_view(t.text).substr(0, cut)));
+    }
     RunResult r;
-    json doc = KernelsJson(path, &r);
-    const Expected e = ExpectedAt(t, cut);
-    const std::string where = "cut at byte " + std::to_string(cut) + " of " +
-                              std::to_string(t.text.size()) + ", after: ..." +
-                              t.text.substr(cut >= 40 ? cut - 40 : 0, std::min<size_t>(cut, 40));
-    bool ok = r.Clean() && r.exit_code == 0 && !doc.is_discarded();
-    if (ok) {
-      const KernelTotals got = ReadKernelTotals(doc);
-      ok = got.kernel_count == e.count && got.total_ns == e.total_ns && got.rows == e.rows &&
-           (e.count == 0 || got.backends == std::set<std::string>{"cuda"});
+    std::vector<BatchedInput> inputs;
+    if (!RunBatch(paths, &inputs, &r)) return;
+    for (size_t cut = first; cut <= last && failures < 10; ++cut) {
+      const BatchedInput& got = inputs[cut - first];
+      const Expected e = ExpectedAt(t, cut);
+      const std::string where = "cut at byte " + std::to_string(cut) + " of " +
+                                std::to_string(t.text.size()) + ", after: ..." +
+                                t.text.substr(cut >= 40 ? cut - 40 : 0, std::min<size_t>(cut, 40));
+      bool ok = got.totals.kernel_count == e.count && got.totals.total_ns == e.total_ns &&
+                got.totals.rows == e.rows &&
+                (e.count == 0 || got.totals.backends == std::set<std::string>{"cuda"});
       if (!ok) {
         ADD_FAILURE() << where << "\n  expected kernels: " << RowsText(e.rows) << " total "
-                      << e.total_ns << "\n  got: " << RowsText(got.rows) << " total "
-                      << got.total_ns << r.Describe();
+                      << e.total_ns << "\n  got: " << RowsText(got.totals.rows) << " total "
+                      << got.totals.total_ns << "\n  warnings: " << got.warnings;
       }
-    } else {
-      ADD_FAILURE() << where << "\n  expected exit 0 and a JSON document" << r.Describe();
+      if (ok && e.cut_in_event && !Contains(got.warnings, "cut off")) {
+        ok = false;
+        ADD_FAILURE() << where << "\n  an event was cut in the middle, but no 'cut off' warning"
+                      << "\n  warnings: " << got.warnings;
+      }
+      if (ok && cut == t.text.size() && !got.warnings.empty()) {
+        ok = false;
+        ADD_FAILURE() << "the whole file gives warnings: " << got.warnings;
+      }
+      if (!ok) ++failures;
     }
-    if (ok && e.cut_in_event && !Contains(r.err, "cut off")) {
-      ok = false;
-      ADD_FAILURE() << where << "\n  an event was cut in the middle, but no 'cut off' warning"
-                    << r.Describe();
-    }
-    if (ok && cut == t.text.size() && !r.err.empty()) {
-      ok = false;
-      ADD_FAILURE() << "the whole file gives warnings" << r.Describe();
-    }
-    if (!ok) ++failures;
   }
 }
 
-TEST_F(BadInput, TruncatedGzipAtEveryCompressedByte) {
+TEST_F(TruncatedAtEveryByte, GzipAtEveryCompressedByte) {
   const TruncationTrace t = MakeTruncationTrace();
   const fs::path full = WriteGz("full.json.gz", t.text);
   const std::string gz = ReadFile(full);
   ASSERT_EQ(InflatePrefix(gz), t.text);
   const std::string marker = "\"traceEvents\": [";
   int failures = 0;
-  const fs::path path = Path("cut.json.gz");
+  std::vector<size_t> readable;  // the cuts whose content reaches the start of traceEvents
   for (size_t cut = 1; cut <= gz.size() && failures < 10; ++cut) {
     const std::string_view prefix = std::string_view(gz).substr(0, cut);
-    WriteBytes(path, prefix);
-    const std::string content = InflatePrefix(prefix);
+    if (Contains(InflatePrefix(prefix), marker)) {
+      readable.push_back(cut);
+      continue;
+    }
+    // Not even the start of traceEvents is there: an error naming the file, one run each.
+    const fs::path path = Write("cut.json.gz", prefix);
     RunResult r;
-    json doc = KernelsJson(path, &r);
-    const std::string where = "gzip cut at compressed byte " + std::to_string(cut) + " of " +
-                              std::to_string(gz.size()) + " (" + std::to_string(content.size()) +
-                              " bytes of content)";
-    bool ok = r.Clean();
-    if (!ok) {
-      ADD_FAILURE() << where << r.Describe();
-    } else if (!Contains(content, marker)) {
-      // Not even the start of traceEvents is there: an error, naming the file.
-      ok = r.exit_code == 3 && r.err.starts_with(ErrorPrefix(path));
-      if (!ok) ADD_FAILURE() << where << "\n  expected exit 3 with an error" << r.Describe();
-    } else {
+    KernelsJson(path, &r);
+    if (!r.Clean() || r.exit_code != 3 || !r.err.starts_with(ErrorPrefix(path))) {
+      ADD_FAILURE() << "gzip cut at compressed byte " << cut << " of " << gz.size()
+                    << "\n  expected exit 3 with an error" << r.Describe();
+      ++failures;
+    }
+  }
+  for (size_t begin = 0; begin < readable.size() && failures < 10; begin += kCutsPerRun) {
+    const size_t end = std::min(begin + kCutsPerRun, readable.size());
+    std::vector<fs::path> paths;
+    for (size_t i = begin; i < end; ++i) {
+      paths.push_back(Write("cut_" + std::to_string(readable[i]) + ".json.gz",
+                            std::string_view(gz).substr(0, readable[i])));
+    }
+    RunResult r;
+    std::vector<BatchedInput> inputs;
+    if (!RunBatch(paths, &inputs, &r)) return;
+    for (size_t i = begin; i < end && failures < 10; ++i) {
+      const size_t cut = readable[i];
+      const BatchedInput& got = inputs[i - begin];
+      const std::string content = InflatePrefix(std::string_view(gz).substr(0, cut));
+      const std::string where = "gzip cut at compressed byte " + std::to_string(cut) + " of " +
+                                std::to_string(gz.size()) + " (" + std::to_string(content.size()) +
+                                " bytes of content)";
       const Expected e = ExpectedAt(t, content.size());
-      ok = r.exit_code == 0 && !doc.is_discarded();
-      if (ok) {
-        const KernelTotals got = ReadKernelTotals(doc);
-        ok = got.kernel_count == e.count && got.total_ns == e.total_ns && got.rows == e.rows;
-        if (!ok) {
-          ADD_FAILURE() << where << "\n  expected kernels: " << RowsText(e.rows)
-                        << "\n  got: " << RowsText(got.rows) << r.Describe();
-        }
-      } else {
-        ADD_FAILURE() << where << "\n  expected exit 0 and a JSON document" << r.Describe();
+      bool ok = got.totals.kernel_count == e.count && got.totals.total_ns == e.total_ns &&
+                got.totals.rows == e.rows;
+      if (!ok) {
+        ADD_FAILURE() << where << "\n  expected kernels: " << RowsText(e.rows)
+                      << "\n  got: " << RowsText(got.totals.rows)
+                      << "\n  warnings: " << got.warnings;
       }
-      if (ok && cut < gz.size() && !Contains(r.err, "gzip stream ends early")) {
+      if (ok && cut < gz.size() && !Contains(got.warnings, "gzip stream ends early")) {
         ok = false;
         ADD_FAILURE() << where << "\n  no warning about the gzip stream ending early"
-                      << r.Describe();
+                      << "\n  warnings: " << got.warnings;
       }
-      if (ok && e.cut_in_event && !Contains(r.err, "cut off")) {
+      if (ok && e.cut_in_event && !Contains(got.warnings, "cut off")) {
         ok = false;
-        ADD_FAILURE() << where << "\n  no 'cut off' warning" << r.Describe();
+        ADD_FAILURE() << where << "\n  no 'cut off' warning\n  warnings: " << got.warnings;
       }
+      if (!ok) ++failures;
     }
-    if (!ok) ++failures;
   }
 }
 

@@ -1,0 +1,25 @@
+// The analyses as the Python package calls them: each runs the library's analysis over the
+// traces' LinkedTraces and returns the text its command's `--format json` writes, from the same
+// serializer (src/report), so a DataFrame and the command line can never disagree on a number or
+// a column name. tensormorph/_results.py turns the documents into DataFrames.
+//
+// The GIL is released while an analysis runs; the traces are only read.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "loaded_trace.h"
+#include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/ops/ops.h"
+#include "tensormorph/analysis/timeline/timeline.h"
+
+namespace tensormorph::python {
+
+using Traces = std::vector<const LoadedTrace*>;
+
+std::string KernelsJson(const Traces& traces, const KernelQuery& query);
+std::string OpsJson(const Traces& traces, const OpQuery& query);
+std::string TimelineJson(const Traces& traces, const TimelineOptions& options);
+
+}  // namespace tensormorph::python

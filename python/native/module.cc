@@ -1,0 +1,187 @@
+// tensormorph._native: the C++ half of the Python package (python/tensormorph is the other).
+// It loads traces with the library's importers, hands their rows to pandas column by column
+// (tables.h), and runs the analyses through the command line's own serializers (analyses.h).
+// Imports and analyses release the GIL.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyses.h"
+#include "io/byte_size.h"
+#include "loaded_trace.h"
+#include "tables.h"
+#include "tensormorph/import/importer.h"
+
+namespace py = pybind11;
+
+namespace tensormorph::python {
+namespace {
+
+using TraceList = std::vector<std::shared_ptr<LoadedTrace>>;
+
+std::shared_ptr<LoadedTrace> Load(const std::string& path, int threads,
+                                  const std::string& input_format, uint64_t max_input_bytes,
+                                  int skip_runs) {
+  ImportOptions options;
+  options.threads = threads;
+  options.input_format = input_format;
+  options.max_input_bytes = max_input_bytes;
+  options.skip_runs = skip_runs;
+  StatusOr<Trace> trace = [&] {
+    py::gil_scoped_release release;
+    return LoadTrace(path, options);
+  }();
+  if (!trace.ok()) {
+    const Status& status = trace.status();
+    throw LoadFailure{path, status.position().line, status.position().column, status.message(),
+                      status.code() == StatusCode::kInvalidArgument};
+  }
+  return std::make_shared<LoadedTrace>(std::move(trace).value());
+}
+
+Traces Pointers(const TraceList& traces) {
+  Traces out;
+  for (const auto& t : traces) out.push_back(t.get());
+  return out;
+}
+
+std::optional<Backend> BackendArgument(const std::optional<std::string>& name) {
+  if (!name) return std::nullopt;
+  std::optional<Backend> backend = ParseBackend(*name);
+  if (!backend) {
+    throw py::value_error("backend '" + *name +
+                          "' is not one of cpu, cuda, rocm, metal, webgpu, other");
+  }
+  return backend;
+}
+
+template <typename Analysis>
+std::string Run(Analysis&& analysis) {
+  py::gil_scoped_release release;
+  return analysis();
+}
+
+void TranslateLoadFailures() {
+  py::register_exception_translator([](std::exception_ptr thrown) {
+    try {
+      if (thrown) std::rethrow_exception(thrown);
+    } catch (const LoadFailure& failure) {
+      if (failure.usage) {
+        PyErr_SetString(PyExc_ValueError, (failure.path + ": " + failure.message).c_str());
+        return;
+      }
+      py::object type = py::module_::import("tensormorph._errors").attr("TraceError");
+      py::object error = type(failure.message, failure.path, failure.line, failure.column);
+      PyErr_SetObject(type.ptr(), error.ptr());
+    }
+  });
+}
+
+void BindTrace(py::module_& m) {
+  py::class_<LoadedTrace, std::shared_ptr<LoadedTrace>>(m, "Trace")
+      .def_property_readonly("path", [](const LoadedTrace& t) { return t.trace().path; })
+      .def_property_readonly("format", [](const LoadedTrace& t) { return t.trace().format; })
+      .def_property_readonly("format_version",
+                             [](const LoadedTrace& t) { return t.trace().format_version; })
+      .def_property_readonly("backends",
+                             [](const LoadedTrace& t) {
+                               std::vector<std::string> names;
+                               for (Backend b : t.trace().backends)
+                                 names.emplace_back(BackendName(b));
+                               return names;
+                             })
+      .def_property_readonly("rank", [](const LoadedTrace& t) { return t.trace().rank; })
+      .def_property_readonly("world_size",
+                             [](const LoadedTrace& t) { return t.trace().world_size; })
+      .def_property_readonly("warnings", [](const LoadedTrace& t) { return t.trace().warnings; })
+      .def_property_readonly("span_start_ns",
+                             [](const LoadedTrace& t) { return t.trace().span_start_ns; })
+      .def_property_readonly("span_end_ns",
+                             [](const LoadedTrace& t) { return t.trace().span_end_ns; })
+      .def_property_readonly("metadata", [](const LoadedTrace& t) { return t.trace().metadata; })
+      .def("kernel_columns", &KernelColumns)
+      .def("memcpy_columns", &MemcpyColumns)
+      .def("runtime_call_columns", &RuntimeCallColumns)
+      .def("slice_columns", &SliceColumns, py::arg("ops"))
+      .def("device_rows", [](const LoadedTrace& t) { return DeviceRows(t.trace()); })
+      .def("link", [](const LoadedTrace& t) {
+        py::gil_scoped_release release;
+        t.linked().links();
+      });
+}
+
+void BindAnalyses(py::module_& m) {
+  m.def(
+      "kernels_json",
+      [](const TraceList& traces, const std::string& group_by, std::optional<std::string> backend,
+         std::string device, bool by_input, std::string name_filter, size_t top) {
+        static const std::map<std::string, KernelGrouping> kGroupings = {
+            {"name", KernelGrouping::kName},
+            {"device", KernelGrouping::kDevice},
+            {"stream", KernelGrouping::kStream}};
+        const auto grouping = kGroupings.find(group_by);
+        if (grouping == kGroupings.end()) {
+          throw py::value_error("group_by '" + group_by + "' is not one of name, device, stream");
+        }
+        KernelQuery query{.group_by = grouping->second,
+                          .backend = BackendArgument(backend),
+                          .device = std::move(device),
+                          .by_input = by_input,
+                          .name_filter = std::move(name_filter),
+                          .top = top};
+        return Run([&] { return KernelsJson(Pointers(traces), query); });
+      },
+      py::arg("traces"), py::arg("group_by"), py::arg("backend"), py::arg("device"),
+      py::arg("by_input"), py::arg("name_filter"), py::arg("top"));
+  m.def(
+      "ops_json",
+      [](const TraceList& traces, bool by_instance, bool by_stack,
+         std::optional<std::string> backend, bool by_input, size_t top, size_t top_kernels) {
+        OpQuery query{.by_instance = by_instance,
+                      .by_stack = by_stack,
+                      .backend = BackendArgument(backend),
+                      .by_input = by_input,
+                      .top = top,
+                      .top_kernels = top_kernels};
+        return Run([&] { return OpsJson(Pointers(traces), query); });
+      },
+      py::arg("traces"), py::arg("by_instance"), py::arg("by_stack"), py::arg("backend"),
+      py::arg("by_input"), py::arg("top"), py::arg("top_kernels"));
+  m.def(
+      "timeline_json",
+      [](const TraceList& traces, int64_t min_gap_ns, double straggler_threshold_percent,
+         int64_t queue_limit, bool as_job) {
+        TimelineOptions options;
+        options.min_gap_ns = min_gap_ns;
+        options.straggler_threshold_percent = straggler_threshold_percent;
+        options.queue_limit = queue_limit;
+        options.as_job = as_job;
+        return Run([&] { return TimelineJson(Pointers(traces), options); });
+      },
+      py::arg("traces"), py::arg("min_gap_ns"), py::arg("straggler_threshold_percent"),
+      py::arg("queue_limit"), py::arg("as_job"));
+}
+
+}  // namespace
+}  // namespace tensormorph::python
+
+PYBIND11_MODULE(_native, m) {
+  using namespace tensormorph;
+  using namespace tensormorph::python;
+  m.doc() = "tensormorph's C++ library; use the tensormorph package, not this module";
+  TranslateLoadFailures();
+  BindTrace(m);
+  m.def("load", &Load, py::arg("path"), py::kw_only(), py::arg("threads") = 0,
+        py::arg("input_format") = "", py::arg("max_input_bytes") = kDefaultMaxInputBytes,
+        py::arg("skip_runs") = -1);
+  m.def("parse_byte_size", [](const std::string& text) { return ParseByteSize(text); });
+  m.def("trace_files_in_folder", &TraceFilesInFolder, py::arg("folder"));
+  m.def("input_format_names", &InputFormatNames);
+  m.attr("default_max_input_bytes") = kDefaultMaxInputBytes;
+  BindAnalyses(m);
+}

@@ -1,0 +1,21 @@
+"""tensormorph: which kernel launch, on which backend and device, took how long, and how well
+each operation's placement performed — from the traces each backend's profiler writes.
+
+    import tensormorph as tm
+    trace = tm.load("trace.json.gz")      # Kineto, Nsight Systems, rocprof, XPlane, ... by content
+    trace.kernels                          # one row per launch (pandas DataFrame)
+    tm.kernels(trace)                      # `tensormorph kernels --format json` as a DataFrame
+    tm.timeline(tm.load_job("ranks/"))     # a job's ranks
+
+The numbers are the command line's: the same C++ library and serializers (docs/python.md).
+"""
+
+from ._analyses import kernels, ops, timeline
+from ._errors import TraceError, TraceWarning
+from ._results import Timeline
+from ._tables import Job, Trace, load, load_job
+
+__all__ = [
+    "Job", "Timeline", "Trace", "TraceError", "TraceWarning", "kernels", "load", "load_job", "ops",
+    "timeline",
+]

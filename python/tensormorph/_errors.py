@@ -1,0 +1,23 @@
+"""The errors and warnings the package raises."""
+
+
+class TraceError(Exception):
+    """A trace file that cannot be read.
+
+    ``path`` is the file, ``line`` and ``column`` the place in it (1-based; ``None`` when the
+    importer knows no place), ``message`` what is wrong. ``str(error)`` reads as the command
+    line's error: ``FILE[:LINE:COL]: message``.
+    """
+
+    def __init__(self, message, path, line=0, column=0):
+        self.message = message
+        self.path = path
+        self.line = line or None
+        self.column = column or None
+        where = path if self.line is None else f"{path}:{self.line}:{self.column}"
+        super().__init__(f"{where}: {message}")
+
+
+class TraceWarning(UserWarning):
+    """Something an importer recovered from (a cut-off file, skipped events): the numbers stand,
+    with the caveat the message gives. Raised through Python's ``warnings`` module."""
