@@ -12,6 +12,10 @@
 #include "loaded_trace.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/ops/ops.h"
+#include "tensormorph/analysis/findings/findings.h"
+#include "tensormorph/analysis/job/critical_path.h"
+#include "tensormorph/analysis/occupancy/kernel_occupancy.h"
+#include "tensormorph/analysis/roofline.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 
 namespace tensormorph::python {
@@ -21,5 +25,18 @@ using Traces = std::vector<const LoadedTrace*>;
 std::string KernelsJson(const Traces& traces, const KernelQuery& query);
 std::string OpsJson(const Traces& traces, const OpQuery& query);
 std::string TimelineJson(const Traces& traces, const TimelineOptions& options);
+std::string RooflineJson(const Traces& traces, const RooflineQuery& query);
+std::string OccupancyJson(const Traces& traces, const KernelOccupancyQuery& query);
+std::string FindingsJson(const Traces& traces, const FindingsQuery& query);
+
+// The job analyses also warn (clocks that cannot be aligned within the transfers' time, ...), as
+// the command line does on stderr; the package passes these on through `warnings`.
+struct JsonWithWarnings {
+  std::string json;
+  std::vector<std::string> warnings;
+};
+JsonWithWarnings CollectivesJson(const Traces& traces, bool as_job, bool align_clocks);
+JsonWithWarnings CriticalPathJson(const Traces& traces, bool as_job,
+                                  const CriticalPathOptions& options);
 
 }  // namespace tensormorph::python

@@ -15,6 +15,7 @@
 #include "io/byte_size.h"
 #include "loaded_trace.h"
 #include "tables.h"
+#include "tensormorph/analysis/occupancy/gpu_limits.h"
 #include "tensormorph/import/importer.h"
 
 namespace py = pybind11;
@@ -61,9 +62,13 @@ std::optional<Backend> BackendArgument(const std::optional<std::string>& name) {
 }
 
 template <typename Analysis>
-std::string Run(Analysis&& analysis) {
+auto Run(Analysis&& analysis) {
   py::gil_scoped_release release;
   return analysis();
+}
+
+py::tuple WithWarnings(JsonWithWarnings result) {
+  return py::make_tuple(std::move(result.json), std::move(result.warnings));
 }
 
 void TranslateLoadFailures() {
@@ -165,6 +170,59 @@ void BindAnalyses(py::module_& m) {
       },
       py::arg("traces"), py::arg("min_gap_ns"), py::arg("straggler_threshold_percent"),
       py::arg("queue_limit"), py::arg("as_job"));
+  m.def(
+      "roofline_json",
+      [](const TraceList& traces, size_t top) {
+        const RooflineQuery query{.top = top};
+        return Run([&] { return RooflineJson(Pointers(traces), query); });
+      },
+      py::arg("traces"), py::arg("top"));
+  m.def(
+      "occupancy_json",
+      [](const TraceList& traces, const std::optional<std::string>& arch, size_t top) {
+        KernelOccupancyQuery query{.top = top};
+        if (arch) {
+          StatusOr<GpuArch> parsed = ParseArch(*arch);
+          if (!parsed.ok()) throw py::value_error(parsed.status().message());
+          query.arch = std::move(parsed).value();
+        }
+        return Run([&] { return OccupancyJson(Pointers(traces), query); });
+      },
+      py::arg("traces"), py::arg("arch"), py::arg("top"));
+  m.def(
+      "findings_json",
+      [](const TraceList& traces, int64_t min_gap_ns, double attainable_roof_percent,
+         double slow_copy_percent, double straggler_threshold_percent, size_t top_items,
+         bool as_job) {
+        FindingsQuery query;
+        query.min_gap_ns = min_gap_ns;
+        query.attainable_roof_percent = attainable_roof_percent;
+        query.slow_copy_percent = slow_copy_percent;
+        query.straggler_threshold_percent = straggler_threshold_percent;
+        query.top_items = top_items;
+        query.as_job = as_job;
+        return Run([&] { return FindingsJson(Pointers(traces), query); });
+      },
+      py::arg("traces"), py::arg("min_gap_ns"), py::arg("attainable_roof_percent"),
+      py::arg("slow_copy_percent"), py::arg("straggler_threshold_percent"), py::arg("top_items"),
+      py::arg("as_job"));
+  m.def(
+      "collectives_json",
+      [](const TraceList& traces, bool as_job, bool align_clocks) {
+        return WithWarnings(
+            Run([&] { return CollectivesJson(Pointers(traces), as_job, align_clocks); }));
+      },
+      py::arg("traces"), py::arg("as_job"), py::arg("align_clocks"));
+  m.def(
+      "critical_path_json",
+      [](const TraceList& traces, bool as_job, bool align_clocks, std::optional<int64_t> step) {
+        CriticalPathOptions options;
+        options.align_clocks = align_clocks;
+        options.step = step;
+        return WithWarnings(
+            Run([&] { return CriticalPathJson(Pointers(traces), as_job, options); }));
+      },
+      py::arg("traces"), py::arg("as_job"), py::arg("align_clocks"), py::arg("step"));
 }
 
 }  // namespace

@@ -10,12 +10,13 @@ each operation's placement performed — from the traces each backend's profiler
 The numbers are the command line's: the same C++ library and serializers (docs/python.md).
 """
 
-from ._analyses import kernels, ops, timeline
+from ._analyses import collectives, critical_path, findings, kernels, occupancy, ops, roofline, timeline
 from ._errors import TraceError, TraceWarning
-from ._results import Timeline
+from ._results import Result, Timeline
 from ._tables import Job, Trace, load, load_job
 
 __all__ = [
-    "Job", "Timeline", "Trace", "TraceError", "TraceWarning", "kernels", "load", "load_job", "ops",
+    "Job", "Result", "Timeline", "Trace", "TraceError", "TraceWarning", "collectives",
+    "critical_path", "findings", "kernels", "load", "load_job", "occupancy", "ops", "roofline",
     "timeline",
 ]

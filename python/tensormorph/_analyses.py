@@ -3,22 +3,28 @@ DataFrames (see _results)."""
 
 import json
 import os
+import warnings
 
 from . import _native
-from ._results import Timeline, rows_frame
-from ._tables import Job, Trace, _load_one
+from ._errors import TraceWarning
+from ._results import Result, Timeline, _flat_row, rows_frame
+from ._tables import Job, Trace, _expand, _load_one
 
 
 def _natives(traces):
-    """The C++ traces behind `traces` (a Trace, a Job, a path or a list of them), and whether
+    """The C++ traces behind `traces` (a Trace, a Job, a path, a folder of rank traces, a glob,
+    or a list of them), and whether
     they were given as a Job that insists on being one."""
     if isinstance(traces, (Trace, str, os.PathLike)):
         traces = [traces]
     natives = []
     for t in traces:
-        if not isinstance(t, Trace):
-            t = _load_one(t, None, None, None, None, stacklevel=3)
-        natives.append(t._native)
+        if isinstance(t, Trace):
+            natives.append(t._native)
+            continue
+        # A path: a folder of rank traces or a glob reads as its files, as load_job reads them.
+        natives.extend(_load_one(p, None, None, None, None, stacklevel=3)._native
+                       for p in _expand(t))
     if not natives:
         raise ValueError("no traces given")
     return natives, isinstance(traces, Job) and traces.as_job
@@ -57,3 +63,72 @@ def timeline(traces, gap_us=100, straggler_threshold_percent=10, queue_limit=102
         natives, min_gap_ns=round(gap_us * 1000), straggler_threshold_percent=straggler_threshold_percent,
         queue_limit=queue_limit, as_job=job_insists if as_job is None else as_job))
     return Timeline(document)
+
+
+def roofline(traces, top=0):
+    """Per kernel: arithmetic intensity, achieved FLOP/s, the device's ceiling and the bound —
+    ``tensormorph roofline --format json``'s rows (traces with hardware counters)."""
+    natives, _ = _natives(traces)
+    return rows_frame(json.loads(_native.roofline_json(natives, top=top)))
+
+
+def occupancy(traces, arch=None, top=0):
+    """Per kernel launch configuration: theoretical occupancy, its limiter, achieved occupancy
+    where the trace has it — ``tensormorph occupancy TRACE --format json``'s rows."""
+    natives, _ = _natives(traces)
+    return rows_frame(json.loads(_native.occupancy_json(natives, arch=arch, top=top)))
+
+
+def findings(traces, gap_us=10, attainable_roof_percent=70, slow_copy_percent=25,
+             straggler_threshold_percent=10, top_items=5, as_job=None):
+    """What to fix first, ranked by estimated gain — ``tensormorph findings --format json``'s
+    findings, one row each (``where`` flattened to where.device...; evidence and top items as
+    lists in their cells; total_gain_ns in attrs)."""
+    natives, job_insists = _natives(traces)
+    if gap_us < 0:
+        raise ValueError(f"gap_us must be 0 or more, not {gap_us}")
+    document = json.loads(_native.findings_json(
+        natives, min_gap_ns=round(gap_us * 1000), attainable_roof_percent=attainable_roof_percent,
+        slow_copy_percent=slow_copy_percent,
+        straggler_threshold_percent=straggler_threshold_percent, top_items=top_items,
+        as_job=job_insists if as_job is None else as_job))
+    return rows_frame({**document, "findings": [_flat_row(f) for f in document["findings"]]},
+                      rows_key="findings")
+
+
+def _job_document(json_text, warned, stacklevel):
+    for message in warned:
+        warnings.warn(TraceWarning(message), stacklevel=stacklevel + 1)
+    return json.loads(json_text)
+
+
+def collectives(traces, as_job=None, align_clocks=True):
+    """NCCL/RCCL collectives matched across a job's ranks — ``tensormorph collectives --format
+    json`` as DataFrames: ranks (clock offsets), collectives (one row per instance),
+    collective_ranks (each rank's start, end and wait in each, by the instance's index), by_type,
+    per_rank (waits suffered and caused, late cause); ``job`` and ``matched_by`` as attributes."""
+    natives, job_insists = _natives(traces)
+    text, warned = _native.collectives_json(
+        natives, as_job=job_insists if as_job is None else as_job, align_clocks=align_clocks)
+    return Result("collectives", _job_document(text, warned, 2), {
+        "ranks": ("ranks", ()),
+        "collectives": ("collectives", ()),
+        "collective_ranks": ("collectives[].ranks", ("index",)),
+        "by_type": ("by_type", ()),
+        "per_rank": ("per_rank", ()),
+    })
+
+
+def critical_path(traces, step=None, as_job=None, align_clocks=True):
+    """Per step, the chain of work that bounded it across a job's ranks — ``tensormorph
+    critical-path --format json`` as DataFrames: ranks, steps (length, end rank, composition.*),
+    pieces (every piece of each step's path, by step and input)."""
+    natives, job_insists = _natives(traces)
+    text, warned = _native.critical_path_json(
+        natives, as_job=job_insists if as_job is None else as_job, align_clocks=align_clocks,
+        step=step)
+    return Result("critical path", _job_document(text, warned, 2), {
+        "ranks": ("ranks", ()),
+        "steps": ("steps", ()),
+        "pieces": ("steps[].path", ("step", "input")),
+    })

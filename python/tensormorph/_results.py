@@ -113,3 +113,50 @@ class Timeline:
     def __repr__(self):
         return (f"<tensormorph.Timeline: {len(self.devices)} devices, {len(self.gaps)} gaps, "
                 f"{len(self.ranks)} ranks>")
+
+
+def _flat_row(obj, prefix="", out=None):
+    """A JSON object as one row: nested objects give dotted names, lists stay Python objects."""
+    out = {} if out is None else out
+    for name, value in obj.items():
+        if isinstance(value, dict):
+            _flat_row(value, f"{prefix}{name}.", out)
+        else:
+            out[prefix + name] = value
+    return out
+
+
+def _rows_at(document, path, keys):
+    """The rows of the list at `path`: "collectives", or "collectives[].ranks" for the lists
+    inside each item of a list, each child row led by its parent's `keys` fields."""
+    if "[]." not in path:
+        return [_flat_row(item) for item in document.get(path) or []]
+    parent_path, child = path.split("[].", 1)
+    rows = []
+    for parent in document.get(parent_path) or []:
+        lead = {k: parent.get(k) for k in keys}
+        rows.extend(_flat_row(item, "", dict(lead)) for item in parent.get(child) or [])
+    return rows
+
+
+class Result:
+    """An analysis whose document holds several tables, each a DataFrame attribute (the spec
+    names them: attribute -> (JSON path, parent key fields)); ``document`` is the JSON, and its
+    other members are attributes too (``job``, ``warnings``...)."""
+
+    def __init__(self, kind, document, tables):
+        self.kind = kind
+        self.document = document
+        self.table_names = list(tables)
+        for attr, (path, keys) in tables.items():
+            setattr(self, attr, frame_of(_rows_at(document, path, keys)))
+
+    def __getattr__(self, name):
+        document = self.__dict__.get("document", {})
+        if name in document:
+            return document[name]
+        raise AttributeError(name)
+
+    def __repr__(self):
+        sizes = ", ".join(f"{name} {len(getattr(self, name))}" for name in self.table_names)
+        return f"<tensormorph {self.kind}: {sizes}>"

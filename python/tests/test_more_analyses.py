@@ -1,0 +1,98 @@
+"""roofline, occupancy, findings, collectives and critical_path equal their commands' JSON, and
+their DataFrames hold its rows cell by cell."""
+
+import warnings
+
+import pytest
+
+import tensormorph as tm
+
+from conftest import SHARED_DATA, cli
+from test_every_sample import assert_frame_is_rows
+
+NCCL = SHARED_DATA / "kineto/hta/nccl_2rank_rank0_a100.json.gz"
+DLRM = SHARED_DATA / "kineto/param_dlrm_8rank"
+NCU = SHARED_DATA / "nvidia/ncu_csv/llmperfopt_k0001_ncu.metrics.csv"
+QWEN_H100 = SHARED_DATA / "kineto/tracelens_pairs/h100_qwen1.5-0.5b_inference.json.gz"
+
+
+def flat(obj, prefix=""):
+    """The test's own flattening of nested objects to dotted names (lists stay as they are)."""
+    out = {}
+    for name, value in obj.items():
+        if isinstance(value, dict):
+            out.update(flat(value, f"{prefix}{name}."))
+        else:
+            out[prefix + name] = value
+    return out
+
+
+@pytest.mark.parametrize("path", [NCU, QWEN_H100], ids=["ncu", "h100_qwen"])
+def test_roofline_is_the_commands(path):
+    run = cli("roofline", "--format", "json", "--quiet", path)
+    frame = tm.roofline(path)
+    assert run.document["rows"], "a sample with roofline rows"
+    assert_frame_is_rows(frame, run.document["rows"], "roofline")
+    assert frame.attrs["kernel_count"] == run.document["kernel_count"]
+
+
+def test_occupancy_is_the_commands():
+    run = cli("occupancy", "--format", "json", "--quiet", NCCL)
+    assert_frame_is_rows(tm.occupancy(NCCL), run.document["rows"], "occupancy")
+    arch = cli("occupancy", "--format", "json", "--quiet", "--arch", "sm_90", "--top", "5", NCCL)
+    assert_frame_is_rows(tm.occupancy(NCCL, arch="sm_90", top=5), arch.document["rows"], "sm_90")
+    with pytest.raises(ValueError):
+        tm.occupancy(NCCL, arch="sm_1")
+
+
+@pytest.mark.parametrize("args", [([NCCL], {}), ([NCCL], {"gap_us": 50, "top_items": 2}),
+                                  ([DLRM], {})], ids=["nccl", "nccl_options", "dlrm"])
+def test_findings_are_the_commands(args):
+    paths, options = args
+    cli_options = []
+    if options:
+        cli_options = ["--gap", str(options["gap_us"]), "--top-items", str(options["top_items"])]
+    run = cli("findings", "--format", "json", "--quiet", *cli_options, *paths)
+    job = tm.load_job(paths)
+    frame = tm.findings(job, **options)
+    assert len(frame) > 0
+    assert_frame_is_rows(frame, [flat(f) for f in run.document["findings"]], "findings")
+    assert frame.attrs["total_gain_ns"] == run.document["total_gain_ns"]
+    assert list(frame["estimated_gain_ns"]) == sorted(frame["estimated_gain_ns"], reverse=True)
+
+
+def test_collectives_are_the_commands():
+    run = cli("collectives", "--format", "json", "--quiet", DLRM)
+    result = tm.collectives(tm.load_job(DLRM))
+    assert result.document == run.document
+    assert result.job == run.document["job"] and result.job["complete"]
+    assert_frame_is_rows(result.per_rank, run.document["per_rank"], "per_rank")
+    assert_frame_is_rows(result.collectives, [flat(c) for c in run.document["collectives"]],
+                         "collectives")
+    rank_rows = [dict({"index": c["index"]}, **flat(r)) for c in run.document["collectives"]
+                 for r in c["ranks"]]
+    assert_frame_is_rows(result.collective_ranks, rank_rows, "collective ranks")
+    assert len(result.collective_ranks) == 8 * 8
+    unaligned = cli("collectives", "--format", "json", "--quiet", "--no-clock-align", DLRM)
+    assert tm.collectives(DLRM, align_clocks=False).document == unaligned.document
+
+
+def test_critical_path_is_the_commands():
+    run = cli("critical-path", "--format", "json", "--quiet", DLRM)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = tm.critical_path(tm.load_job(DLRM))
+    assert [str(w.message) for w in caught if issubclass(w.category, tm.TraceWarning)] == \
+        run.document["warnings"]
+    assert result.document == run.document
+    assert_frame_is_rows(result.steps, [flat(s) for s in run.document["steps"]], "steps")
+    pieces = [dict({"step": s["step"], "input": s["input"]}, **flat(p))
+              for s in run.document["steps"] for p in s["path"]]
+    assert_frame_is_rows(result.pieces, pieces, "pieces")
+    # The composition adds up to each step's length (docs/critical-path.md).
+    for _, step in result.steps.iterrows():
+        parts = [c for c in result.steps.columns if c.startswith("composition.")]
+        assert sum(int(step[c]) for c in parts if c.endswith("_ns")) == step["length_ns"]
+    one = tm.critical_path(tm.load_job(DLRM), step=10)
+    assert one.document == cli("critical-path", "--format", "json", "--quiet", "--step", "10",
+                               DLRM).document
