@@ -38,3 +38,4 @@
 #include "tensormorph/model/copy_kinds.h"                     // IWYU pragma: export
 #include "tensormorph/model/status.h"                         // IWYU pragma: export
 #include "tensormorph/model/trace.h"                          // IWYU pragma: export
+#include "tensormorph/version.h"                              // IWYU pragma: export

@@ -1,9 +1,11 @@
 #include "analyses.h"
 
+#include <optional>
 #include <sstream>
 
 #include "report/collectives_report.h"
 #include "report/critical_path_report.h"
+#include "report/diff_report.h"
 #include "report/findings_report.h"
 #include "report/kernel_occupancy_report.h"
 #include "report/kernels_report.h"
@@ -12,6 +14,8 @@
 #include "report/timeline_report.h"
 #include "tensormorph/analysis/job/collectives.h"
 #include "tensormorph/analysis/job/job.h"
+#include "tensormorph/analysis/profile/build.h"
+#include "tensormorph/version.h"
 
 namespace tensormorph::python {
 namespace {
@@ -94,6 +98,39 @@ JsonWithWarnings CriticalPathJson(const Traces& traces, bool as_job,
   std::ostringstream out;
   RenderCriticalPath(out, TracesOf(traces), result, render);
   return {std::move(out).str(), result.warnings};
+}
+
+Profile ProfileOfTraces(const Traces& traces) {
+  return {BuildBaseline(LinkedOf(traces), kTensormorphVersion),
+          traces.empty() ? "" : traces.front()->trace().path, false};
+}
+
+std::string DiffJson(const Profile& base, const Profile& next, DiffOptions options) {
+  options.base_resolution_ns = base.baseline.timestamp_resolution_ns;
+  options.new_resolution_ns = next.baseline.timestamp_resolution_ns;
+  const DiffResult result = DiffProfiles(base.baseline, next.baseline, options);
+  std::ostringstream out;
+  RenderDiff(out, {base.path, base.is_baseline}, {next.path, next.is_baseline}, options, result,
+             OutputFormat::kJson);
+  return std::move(out).str();
+}
+
+std::string ReportHtml(const Traces& traces, const Profile* base, double threshold_percent,
+                       ReportPageOptions options) {
+  const std::vector<const LinkedTrace*> linked = LinkedOf(traces);
+  std::optional<ReportDiff> diff;
+  if (base != nullptr) {
+    diff.emplace();
+    diff->base_path = base->path;
+    diff->base_is_baseline = base->is_baseline;
+    diff->options.threshold_percent = threshold_percent;
+    diff->result =
+        DiffProfiles(base->baseline, BuildBaseline(linked, kTensormorphVersion), diff->options);
+  }
+  // The title names the inputs as the command line's does.
+  if (!traces.empty()) options.title += ": " + traces.front()->trace().path;
+  if (traces.size() > 1) options.title += " (+" + std::to_string(traces.size() - 1) + " more)";
+  return RenderReport(linked, diff ? &*diff : nullptr, options);
 }
 
 }  // namespace tensormorph::python

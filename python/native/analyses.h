@@ -10,11 +10,14 @@
 #include <vector>
 
 #include "loaded_trace.h"
-#include "tensormorph/analysis/kernels.h"
-#include "tensormorph/analysis/ops/ops.h"
+#include "report/html/report.h"
+#include "tensormorph/analysis/diff/diff.h"
 #include "tensormorph/analysis/findings/findings.h"
 #include "tensormorph/analysis/job/critical_path.h"
+#include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
+#include "tensormorph/analysis/ops/ops.h"
+#include "tensormorph/analysis/profile/profile.h"
 #include "tensormorph/analysis/roofline.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 
@@ -38,5 +41,18 @@ struct JsonWithWarnings {
 JsonWithWarnings CollectivesJson(const Traces& traces, bool as_job, bool align_clocks);
 JsonWithWarnings CriticalPathJson(const Traces& traces, bool as_job,
                                   const CriticalPathOptions& options);
+
+// A profile `diff` compares: a saved baseline, or traces summarised into one.
+struct Profile {
+  Baseline baseline;
+  std::string path;  // the file it was read from, or the (first) trace's
+  bool is_baseline = false;
+};
+Profile ProfileOfTraces(const Traces& traces);
+std::string DiffJson(const Profile& base, const Profile& next, DiffOptions options);
+
+// The HTML report of the traces, as `report` writes it; `base` adds the diff view.
+std::string ReportHtml(const Traces& traces, const Profile* base, double threshold_percent,
+                       ReportPageOptions options);
 
 }  // namespace tensormorph::python

@@ -16,7 +16,9 @@
 #include "loaded_trace.h"
 #include "tables.h"
 #include "tensormorph/analysis/occupancy/gpu_limits.h"
+#include "tensormorph/export/baseline/baseline_file.h"
 #include "tensormorph/import/importer.h"
+#include "tensormorph/version.h"
 
 namespace py = pybind11;
 
@@ -118,6 +120,74 @@ void BindTrace(py::module_& m) {
         py::gil_scoped_release release;
         t.linked().links();
       });
+}
+
+void BindProfiles(py::module_& m) {
+  py::class_<Profile, std::shared_ptr<Profile>>(m, "Profile")
+      .def_readonly("path", &Profile::path)
+      .def_readonly("is_baseline", &Profile::is_baseline)
+      .def("save", [](const Profile& profile, const std::string& path) {
+        const Status status = WriteBaselineFile(path, profile.baseline);
+        if (!status.ok()) throw LoadFailure{path, 0, 0, status.message()};
+      });
+  m.def(
+      "profile_of_traces",
+      [](const TraceList& traces) {
+        return Run([&] { return std::make_shared<Profile>(ProfileOfTraces(Pointers(traces))); });
+      },
+      py::arg("traces"));
+  // A saved baseline, or None when the file is not one (it may be a trace).
+  m.def(
+      "read_baseline",
+      [](const std::string& path) -> std::shared_ptr<Profile> {
+        StatusOr<std::optional<Baseline>> saved = ReadBaselineFile(path);
+        if (!saved.ok()) {
+          const Status& status = saved.status();
+          throw LoadFailure{path, status.position().line, status.position().column,
+                            status.message()};
+        }
+        if (!saved->has_value()) return nullptr;
+        return std::make_shared<Profile>(Profile{std::move(**saved), path, true});
+      },
+      py::arg("path"));
+  m.def(
+      "diff_json",
+      [](const Profile& base, const Profile& next, double threshold_percent, double alpha,
+         size_t top, const std::string& kind) {
+        if (kind != "kernel" && kind != "op" && kind != "all") {
+          throw py::value_error("kind '" + kind + "' is not one of kernel, op, all");
+        }
+        DiffOptions options;
+        options.threshold_percent = threshold_percent;
+        options.alpha = alpha;
+        options.top = top;
+        options.kernels = kind != "op";
+        options.ops = kind != "kernel";
+        return Run([&] { return DiffJson(base, next, options); });
+      },
+      py::arg("base"), py::arg("next"), py::arg("threshold_percent"), py::arg("alpha"),
+      py::arg("top"), py::arg("kind"));
+  m.def(
+      "report_html",
+      [](const TraceList& traces, const Profile* base, double threshold_percent, int64_t min_gap_ns,
+         size_t max_boxes, std::optional<std::string> compare_by, std::vector<std::string> labels) {
+        ReportPageOptions options;
+        options.timeline.min_gap_ns = min_gap_ns;
+        options.max_raw_boxes = max_boxes;
+        if (compare_by) {
+          std::optional<CompareBy> by = ParseCompareBy(*compare_by);
+          if (!by) {
+            throw py::value_error("compare_by '" + *compare_by +
+                                  "' is not one of op, shape, stack, category");
+          }
+          options.compare.emplace();
+          options.compare->by = *by;
+          options.compare->labels = std::move(labels);
+        }
+        return Run([&] { return ReportHtml(Pointers(traces), base, threshold_percent, options); });
+      },
+      py::arg("traces"), py::arg("base"), py::arg("threshold_percent"), py::arg("min_gap_ns"),
+      py::arg("max_boxes"), py::arg("compare_by"), py::arg("labels"));
 }
 
 void BindAnalyses(py::module_& m) {
@@ -242,4 +312,6 @@ PYBIND11_MODULE(_native, m) {
   m.def("input_format_names", &InputFormatNames);
   m.attr("default_max_input_bytes") = kDefaultMaxInputBytes;
   BindAnalyses(m);
+  BindProfiles(m);
+  m.attr("version") = kTensormorphVersion;
 }

@@ -132,3 +132,52 @@ def critical_path(traces, step=None, as_job=None, align_clocks=True):
         "steps": ("steps", ()),
         "pieces": ("steps[].path", ("step", "input")),
     })
+
+
+def baseline(traces):
+    """The traces summarised as `tensormorph baseline save` summarises them: a Profile whose
+    ``save(path)`` writes the baseline file `diff` and `report --baseline` read."""
+    natives, _ = _natives(traces)
+    return _native.profile_of_traces(natives)
+
+
+def _profile(side):
+    """A side of a diff: a Profile, a saved baseline's path, or traces (Trace, Job, path...)."""
+    if isinstance(side, _native.Profile):
+        return side
+    if isinstance(side, (str, os.PathLike)) and os.path.isfile(side):
+        saved = _native.read_baseline(os.fspath(side))
+        if saved is not None:
+            return saved
+    return baseline(side)
+
+
+def diff(base, new, threshold_percent=5, alpha=0.05, top=0, kind="all"):
+    """Two profiles (traces or saved baselines) compared per kernel and per op — ``tensormorph
+    diff --format json``'s rows, with the verdict, totals and counts in attrs."""
+    document = json.loads(_native.diff_json(
+        _profile(base), _profile(new), threshold_percent=threshold_percent, alpha=alpha, top=top,
+        kind=kind))
+    return rows_frame(document)
+
+
+def report(traces, path, baseline=None, gap_us=100, threshold_percent=5, max_boxes=100_000,
+           compare=False, compare_by="shape", labels=None):
+    """Writes `tensormorph report`'s self-contained HTML page of the traces to `path`:
+    ``baseline`` (traces or a saved baseline) adds the diff view, ``compare=True`` the
+    comparison of the traces as sides (``labels`` name them). Returns the path."""
+    natives, _ = _natives(traces)
+    labels = list(labels or [])
+    if compare and len(natives) < 2:
+        raise ValueError(f"compare needs at least two traces (got {len(natives)}): one per side")
+    if labels and not compare:
+        raise ValueError("labels name the sides of compare=True")
+    if len(labels) > len(natives):
+        raise ValueError(f"{len(labels)} labels for {len(natives)} traces: one name per trace")
+    page = _native.report_html(
+        natives, None if baseline is None else _profile(baseline),
+        threshold_percent=threshold_percent, min_gap_ns=round(gap_us * 1000),
+        max_boxes=max_boxes, compare_by=compare_by if compare else None, labels=labels)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(page)
+    return path

@@ -6,11 +6,9 @@
 
 #include "cli/common.h"
 #include "tensormorph/analysis/profile/profile.h"
+#include "tensormorph/version.h"
 
 namespace tensormorph {
-
-// What baselines written by this build say made them, and the version --version prints.
-inline constexpr const char* kTensormorphVersion = "tensormorph 0.1.0";
 
 // Reads `path` as a saved baseline, else loads it as a trace (with `load`'s input options) and
 // builds its baseline. On failure prints the error (and a note on what the path may be) and
