@@ -1,19 +1,26 @@
 #include "analyses.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "report/collectives_report.h"
+#include "report/compare_report.h"
 #include "report/critical_path_report.h"
 #include "report/diff_report.h"
 #include "report/findings_report.h"
 #include "report/kernel_occupancy_report.h"
 #include "report/kernels_report.h"
 #include "report/ops_report.h"
+#include "report/predict_report.h"
 #include "report/roofline_report.h"
 #include "report/timeline_report.h"
 #include "tensormorph/analysis/job/collectives.h"
 #include "tensormorph/analysis/job/job.h"
+#include "tensormorph/analysis/predict/op_predictions.h"
 #include "tensormorph/analysis/profile/build.h"
 #include "tensormorph/version.h"
 
@@ -41,10 +48,81 @@ std::string KernelsJson(const Traces& traces, const KernelQuery& query) {
   return std::move(out).str();
 }
 
-std::string OpsJson(const Traces& traces, const OpQuery& query) {
-  const OpSummary summary = SummarizeOps(LinkedOf(traces), query);
+std::unique_ptr<PredictTargets> ResolvePredictTargets(const std::vector<std::string>& keys,
+                                                      const std::string& calibration_path,
+                                                      const std::vector<std::string>& spec_files) {
+  auto targets = std::make_unique<PredictTargets>();
+  targets->devices = BuiltInDevices();
+  for (const std::string& path : spec_files) {
+    StatusOr<std::vector<DeviceSpec>> loaded = LoadDeviceSpecs(path, std::move(targets->devices));
+    if (!loaded.ok()) throw std::invalid_argument(loaded.status().message());
+    targets->devices = std::move(loaded).value();
+  }
+  for (const std::string& key : keys) {
+    const auto found = std::find_if(targets->devices.begin(), targets->devices.end(),
+                                    [&](const DeviceSpec& d) { return d.key == key; });
+    if (key.empty() || found == targets->devices.end()) {
+      throw std::invalid_argument(fmt::format(
+          "no device \"{}\" in the device database (the keys: tensormorph devices; more with "
+          "device_specs)",
+          key));
+    }
+    targets->query.targets.push_back(&*found);
+  }
+  if (!calibration_path.empty()) {
+    StatusOr<Calibration> loaded = LoadCalibration(calibration_path);
+    if (!loaded.ok()) {
+      const Status& status = loaded.status();
+      std::string where = calibration_path;
+      if (status.position().line > 0) {
+        where += fmt::format(":{}:{}", status.position().line, status.position().column);
+      }
+      throw std::invalid_argument(where + ": " + status.message());
+    }
+    targets->calibration = std::move(loaded).value();
+  }
+  targets->query.devices = &targets->devices;
+  targets->query.calibration = targets->calibration ? &*targets->calibration : nullptr;
+  return targets;
+}
+
+std::string OpsJson(const Traces& traces, OpQuery query, const PredictTargets* predict) {
+  if (predict != nullptr) query.devices = &predict->devices;
+  const std::vector<const LinkedTrace*> linked = LinkedOf(traces);
+  const OpSummary summary = SummarizeOps(linked, query);
+  std::optional<OpPredictions> predictions;
+  if (predict != nullptr && !predict->query.targets.empty()) {
+    predictions = PredictOps(summary, query, linked, predict->query);
+  }
   std::ostringstream out;
-  RenderOps(out, TracesOf(traces), query, summary, OutputFormat::kJson);
+  RenderOps(out, TracesOf(traces), query, summary, OutputFormat::kJson,
+            predictions ? &*predictions : nullptr);
+  return std::move(out).str();
+}
+
+std::string CompareJson(const Traces& traces, CompareQuery query,
+                        const std::vector<DeviceSpec>& devices) {
+  query.devices = &devices;
+  const CompareResult result = CompareTraces(LinkedOf(traces), query);
+  std::ostringstream out;
+  RenderCompare(out, TracesOf(traces), result, OutputFormat::kJson);
+  return std::move(out).str();
+}
+
+std::string PredictJson(const LoadedTrace& trace, const LoadedTrace* measured,
+                        const PredictTargets& targets, size_t top) {
+  std::ostringstream out;
+  if (measured == nullptr) {
+    PredictQuery query = targets.query;
+    query.top = top;
+    RenderPredict(out, trace.trace(), PredictTrace(trace.linked(), query), nullptr,
+                  OutputFormat::kJson);
+    return std::move(out).str();
+  }
+  StatusOr<MeasuredPrediction> predicted =
+      PredictAgainstMeasured(trace.linked(), measured->linked(), targets.query, top);
+  if (!predicted.ok()) throw std::invalid_argument(predicted.status().message());
+  RenderPredict(out, trace.trace(), predicted->result, &predicted->evaluation, OutputFormat::kJson);
   return std::move(out).str();
 }
 

@@ -170,8 +170,10 @@ void BindProfiles(py::module_& m) {
   m.def(
       "report_html",
       [](const TraceList& traces, const Profile* base, double threshold_percent, int64_t min_gap_ns,
-         size_t max_boxes, std::optional<std::string> compare_by, std::vector<std::string> labels) {
+         size_t max_boxes, std::optional<std::string> compare_by, std::vector<std::string> labels,
+         const PredictTargets* predict) {
         ReportPageOptions options;
+        if (predict != nullptr) options.predict = predict->query;
         options.timeline.min_gap_ns = min_gap_ns;
         options.max_raw_boxes = max_boxes;
         if (compare_by) {
@@ -187,7 +189,19 @@ void BindProfiles(py::module_& m) {
         return Run([&] { return ReportHtml(Pointers(traces), base, threshold_percent, options); });
       },
       py::arg("traces"), py::arg("base"), py::arg("threshold_percent"), py::arg("min_gap_ns"),
-      py::arg("max_boxes"), py::arg("compare_by"), py::arg("labels"));
+      py::arg("max_boxes"), py::arg("compare_by"), py::arg("labels"), py::arg("predict"));
+}
+
+void BindPredictTargets(py::module_& m) {
+  // Opaque: the analyses read it; Python only holds it while they run.
+  py::class_<PredictTargets>(m, "PredictTargets");
+  m.def(
+      "predict_targets",
+      [](const std::vector<std::string>& keys, const std::string& calibration,
+         const std::vector<std::string>& device_specs) {
+        return ResolvePredictTargets(keys, calibration, device_specs);
+      },
+      py::arg("keys"), py::arg("calibration"), py::arg("device_specs"));
 }
 
 void BindAnalyses(py::module_& m) {
@@ -216,17 +230,43 @@ void BindAnalyses(py::module_& m) {
   m.def(
       "ops_json",
       [](const TraceList& traces, bool by_instance, bool by_stack,
-         std::optional<std::string> backend, bool by_input, size_t top, size_t top_kernels) {
+         std::optional<std::string> backend, bool by_input, size_t top, size_t top_kernels,
+         const PredictTargets* predict) {
         OpQuery query{.by_instance = by_instance,
                       .by_stack = by_stack,
                       .backend = BackendArgument(backend),
                       .by_input = by_input,
                       .top = top,
                       .top_kernels = top_kernels};
-        return Run([&] { return OpsJson(Pointers(traces), query); });
+        if (predict != nullptr && !predict->query.targets.empty() && (by_instance || by_stack)) {
+          throw py::value_error(
+              "predict adds predictions to rows by op name (with by_input too); rows by instance "
+              "or by module path are not predicted (for rows per op and input shapes: "
+              "tensormorph.predict)");
+        }
+        return Run([&] { return OpsJson(Pointers(traces), query, predict); });
       },
       py::arg("traces"), py::arg("by_instance"), py::arg("by_stack"), py::arg("backend"),
-      py::arg("by_input"), py::arg("top"), py::arg("top_kernels"));
+      py::arg("by_input"), py::arg("top"), py::arg("top_kernels"), py::arg("predict"));
+  m.def(
+      "compare_json",
+      [](const TraceList& traces, const std::string& by, std::vector<std::string> labels,
+         size_t top, const PredictTargets& devices) {
+        std::optional<CompareBy> parsed = ParseCompareBy(by);
+        if (!parsed)
+          throw py::value_error("by '" + by + "' is not one of op, shape, stack, category");
+        CompareQuery query;
+        query.by = *parsed;
+        query.labels = std::move(labels);
+        query.top = top;
+        return Run([&] { return CompareJson(Pointers(traces), query, devices.devices); });
+      },
+      py::arg("traces"), py::arg("by"), py::arg("labels"), py::arg("top"), py::arg("devices"));
+  m.def(
+      "predict_json",
+      [](const LoadedTrace& trace, const LoadedTrace* measured, const PredictTargets& targets,
+         size_t top) { return Run([&] { return PredictJson(trace, measured, targets, top); }); },
+      py::arg("trace"), py::arg("measured"), py::arg("targets"), py::arg("top"));
   m.def(
       "timeline_json",
       [](const TraceList& traces, int64_t min_gap_ns, double straggler_threshold_percent,
@@ -311,6 +351,7 @@ PYBIND11_MODULE(_native, m) {
   m.def("trace_files_in_folder", &TraceFilesInFolder, py::arg("folder"));
   m.def("input_format_names", &InputFormatNames);
   m.attr("default_max_input_bytes") = kDefaultMaxInputBytes;
+  BindPredictTargets(m);
   BindAnalyses(m);
   BindProfiles(m);
   m.attr("version") = kTensormorphVersion;

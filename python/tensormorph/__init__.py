@@ -10,8 +10,8 @@ each operation's placement performed — from the traces each backend's profiler
 The numbers are the command line's: the same C++ library and serializers (docs/python.md).
 """
 
-from ._analyses import (baseline, collectives, critical_path, diff, findings, kernels, occupancy,
-                        ops, report, roofline, timeline)
+from ._analyses import (baseline, collectives, compare, critical_path, diff, findings, kernels,
+                        occupancy, ops, predict, report, roofline, timeline)
 from . import _native
 from ._errors import TraceError, TraceWarning
 from ._results import Result, Timeline
@@ -21,6 +21,6 @@ __version__ = _native.version.split()[-1]
 
 __all__ = [
     "Job", "Result", "Timeline", "Trace", "TraceError", "TraceWarning", "baseline", "collectives",
-    "critical_path", "diff", "findings", "kernels", "load", "load_job", "occupancy", "ops",
-    "report", "roofline", "timeline",
+    "compare", "critical_path", "diff", "findings", "kernels", "load", "load_job", "occupancy",
+    "ops", "predict", "report", "roofline", "timeline",
 ]

@@ -41,15 +41,91 @@ def kernels(traces, group_by="name", backend=None, device=None, by_input=False, 
     return rows_frame(document)
 
 
+def _keys(devices):
+    """Device-database keys as a list: "a100-sxm4-80gb,mi300x" or a list of keys."""
+    if devices is None:
+        return []
+    if isinstance(devices, str):
+        return [k.strip() for k in devices.split(",")] if devices.strip() else []
+    return list(devices)
+
+
+def _predict_targets(devices=None, calibration=None, device_specs=None):
+    """The device table (built-in, with `device_specs` files applied), the calibration file and
+    the target keys, resolved as the command line resolves --predict/--device."""
+    if isinstance(device_specs, (str, os.PathLike)):
+        device_specs = [device_specs]
+    return _native.predict_targets(
+        _keys(devices), os.fspath(calibration) if calibration else "",
+        [os.fspath(p) for p in device_specs or []])
+
+
 def ops(traces, by_instance=False, by_stack=False, backend=None, by_input=False, top=0,
-        top_kernels=3):
+        top_kernels=3, predict=None, calibration=None, device_specs=None):
     """Per framework op: the backend and device that served it, host and device time, kernels,
-    FLOPs and roofline position — ``tensormorph ops --format json``'s rows."""
+    FLOPs and roofline position — ``tensormorph ops --format json``'s rows. ``predict`` (device
+    keys) adds each row's predictions on those devices, as ``ops --predict``; ``calibration`` and
+    ``device_specs`` are that command's files."""
     natives, _ = _natives(traces)
+    if calibration and not _keys(predict):
+        raise ValueError("calibration is for predict=KEYS")
+    targets = None
+    if predict or device_specs:
+        targets = _predict_targets(predict, calibration, device_specs)
     document = json.loads(_native.ops_json(
         natives, by_instance=by_instance, by_stack=by_stack, backend=backend, by_input=by_input,
-        top=top, top_kernels=top_kernels))
+        top=top, top_kernels=top_kernels, predict=targets))
     return rows_frame(document)
+
+
+def compare(traces, by="shape", labels=None, top=0, device_specs=None):
+    """Profiles of one workload side by side (devices, backends, software), op by op —
+    ``tensormorph compare --format json`` as DataFrames: sides (each input's totals), rows (one
+    per op, shape, stack or category; ``sides``, ``ratio`` and ``children`` as lists in their
+    cells), row_sides (each row's cell on each side, by ``key`` and ``side``), categories (device
+    time per category and side); ``verdict`` and the other members as attributes."""
+    natives, _ = _natives(traces)
+    labels = list(labels or [])
+    if len(natives) < 2:
+        raise ValueError(f"compare needs at least two traces (got {len(natives)}): one per side")
+    if len(labels) > len(natives):
+        raise ValueError(f"{len(labels)} labels for {len(natives)} traces: one name per trace")
+    text = _native.compare_json(natives, by=by, labels=labels, top=top,
+                                devices=_predict_targets(device_specs=device_specs))
+    return Result("compare", json.loads(text), {
+        "sides": ("sides", ()),
+        "rows": ("rows", ()),
+        "row_sides": ("rows[].sides", ("key",), "side"),
+        "categories": ("categories[].sides", ("category",), "side"),
+    })
+
+
+def predict(trace, devices=None, measured=None, calibration=None, device_specs=None, top=0):
+    """What other devices would have taken for the trace's ops — ``tensormorph predict
+    --format json`` as DataFrames: rows (per op and input shapes; ``predictions`` as a list in
+    the cell), predictions (one per row and target, by ``key``), categories (per category and
+    target), totals (per target); ``evaluation`` (with ``measured``: a trace of the same workload
+    on a target device, whose device becomes the first target) and ``source_device`` as
+    attributes."""
+    natives, _ = _natives(trace)
+    if len(natives) != 1:
+        raise ValueError(f"predict reads one trace, got {len(natives)}")
+    measured_native = None
+    if measured is not None:
+        measured_natives, _ = _natives(measured)
+        if len(measured_natives) != 1:
+            raise ValueError(f"measured is one trace, got {len(measured_natives)}")
+        measured_native = measured_natives[0]
+    elif not _keys(devices):
+        raise ValueError("give devices=KEYS or measured=TRACE")
+    text = _native.predict_json(natives[0], measured_native,
+                                _predict_targets(devices, calibration, device_specs), top)
+    return Result("predict", json.loads(text), {
+        "rows": ("rows", ()),
+        "predictions": ("rows[].predictions", ("key",)),
+        "categories": ("categories[].predictions", ("category",)),
+        "totals": ("totals", ()),
+    })
 
 
 def timeline(traces, gap_us=100, straggler_threshold_percent=10, queue_limit=1024, as_job=None):
@@ -162,11 +238,16 @@ def diff(base, new, threshold_percent=5, alpha=0.05, top=0, kind="all"):
 
 
 def report(traces, path, baseline=None, gap_us=100, threshold_percent=5, max_boxes=100_000,
-           compare=False, compare_by="shape", labels=None):
+           compare=False, compare_by="shape", labels=None, predict=None, calibration=None,
+           device_specs=None):
     """Writes `tensormorph report`'s self-contained HTML page of the traces to `path`:
     ``baseline`` (traces or a saved baseline) adds the diff view, ``compare=True`` the
-    comparison of the traces as sides (``labels`` name them). Returns the path."""
+    comparison of the traces as sides (``labels`` name them), ``predict`` (device keys) the
+    Compute panel's predictions on those devices. Returns the path."""
     natives, _ = _natives(traces)
+    if (calibration or device_specs) and not _keys(predict):
+        raise ValueError("calibration and device_specs are for predict=KEYS")
+    targets = _predict_targets(predict, calibration, device_specs) if _keys(predict) else None
     labels = list(labels or [])
     if compare and len(natives) < 2:
         raise ValueError(f"compare needs at least two traces (got {len(natives)}): one per side")
@@ -177,7 +258,8 @@ def report(traces, path, baseline=None, gap_us=100, threshold_percent=5, max_box
     page = _native.report_html(
         natives, None if baseline is None else _profile(baseline),
         threshold_percent=threshold_percent, min_gap_ns=round(gap_us * 1000),
-        max_boxes=max_boxes, compare_by=compare_by if compare else None, labels=labels)
+        max_boxes=max_boxes, compare_by=compare_by if compare else None, labels=labels,
+        predict=targets)
     with open(path, "w", encoding="utf-8") as out:
         out.write(page)
     return path

@@ -126,30 +126,38 @@ def _flat_row(obj, prefix="", out=None):
     return out
 
 
-def _rows_at(document, path, keys):
+def _rows_at(document, path, keys, position=None):
     """The rows of the list at `path`: "collectives", or "collectives[].ranks" for the lists
-    inside each item of a list, each child row led by its parent's `keys` fields."""
+    inside each item of a list, each child row led by its parent's `keys` fields and, when
+    `position` names a column, its place in that list (compare's sides have no key of their own;
+    a null there, a row absent on that side, gives no row)."""
     if "[]." not in path:
         return [_flat_row(item) for item in document.get(path) or []]
     parent_path, child = path.split("[].", 1)
     rows = []
     for parent in document.get(parent_path) or []:
         lead = {k: parent.get(k) for k in keys}
-        rows.extend(_flat_row(item, "", dict(lead)) for item in parent.get(child) or [])
+        for place, item in enumerate(parent.get(child) or []):
+            if item is None:
+                continue
+            row = dict(lead)
+            if position:
+                row[position] = place
+            rows.append(_flat_row(item, "", row))
     return rows
 
 
 class Result:
     """An analysis whose document holds several tables, each a DataFrame attribute (the spec
-    names them: attribute -> (JSON path, parent key fields)); ``document`` is the JSON, and its
-    other members are attributes too (``job``, ``warnings``...)."""
+    names them: attribute -> (JSON path, parent key fields[, position column])); ``document`` is
+    the JSON, and its other members are attributes too (``job``, ``warnings``...)."""
 
     def __init__(self, kind, document, tables):
         self.kind = kind
         self.document = document
         self.table_names = list(tables)
-        for attr, (path, keys) in tables.items():
-            setattr(self, attr, frame_of(_rows_at(document, path, keys)))
+        for attr, spec in tables.items():
+            setattr(self, attr, frame_of(_rows_at(document, *spec)))
 
     def __getattr__(self, name):
         document = self.__dict__.get("document", {})

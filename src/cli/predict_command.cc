@@ -10,7 +10,6 @@
 #include "cli/common.h"
 #include "cli/predict_targets.h"
 #include "report/predict_report.h"
-#include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/predict/predict.h"
 
 namespace tensormorph {
@@ -29,27 +28,6 @@ struct CalibrateOptions {
   std::vector<std::string> spec_files;
   std::string output;
 };
-
-// Evaluation: the measured trace's device is the first target.
-int AddMeasuredTarget(const LinkedTrace& measured, const std::vector<DeviceSpec>& devices,
-                      std::vector<const DeviceSpec*>* targets) {
-  const Trace& trace = measured.trace();
-  const uint32_t busiest = BusiestDevice(trace);
-  if (busiest == kNoDevice) {
-    return PrintError(kExitUnreadable, trace.path + ": --measured: no kernels on a device");
-  }
-  const Device& device = trace.devices[busiest];
-  const DeviceMatch match = MatchTraceDevice(devices, device);
-  if (!match.matched()) {
-    return PrintError(kExitUnreadable,
-                      fmt::format("{}: --measured: device \"{}\" is not in the device database "
-                                  "({}); add it with --device-spec",
-                                  trace.path, device.name, match.reason));
-  }
-  std::erase(*targets, match.spec);
-  targets->insert(targets->begin(), match.spec);
-  return kExitOk;
-}
 
 }  // namespace
 
@@ -77,7 +55,6 @@ CommandRunner AddPredictCommand(CLI::App* app) {
         rc != kExitOk) {
       return rc;
     }
-    const std::vector<DeviceSpec>& devices = data.devices;
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     if (traces.size() != 1) {
@@ -93,39 +70,20 @@ CommandRunner AddPredictCommand(CLI::App* app) {
     }
     PrintWarnings(traces);
     const std::vector<LinkedTrace> linked = LinkTraces(traces, LinkOptionsOf(options->common));
-    if (!options->measured.empty()) {
-      if (int rc = AddMeasuredTarget(linked[1], devices, &query.targets); rc != kExitOk) {
-        return rc;
-      }
-    }
-    if (query.targets.empty()) {
-      return PrintError(kExitUsage, "give --device KEY[,KEY...] or --measured TRACE",
-                        "tensormorph predict");
-    }
     std::optional<PredictEvaluation> evaluation;
     PredictResult result;
-    if (options->measured.empty()) {
+    if (!options->measured.empty()) {
+      StatusOr<MeasuredPrediction> measured =
+          PredictAgainstMeasured(linked[0], linked[1], query, options->top);
+      if (!measured.ok()) return PrintError(kExitUnreadable, measured.status().message());
+      result = std::move(measured->result);
+      evaluation = std::move(measured->evaluation);
+    } else if (query.targets.empty()) {
+      return PrintError(kExitUsage, "give --device KEY[,KEY...] or --measured TRACE",
+                        "tensormorph predict");
+    } else {
       query.top = options->top;
       result = PredictTrace(linked[0], query);
-    } else {
-      CompareQuery compare;
-      compare.devices = &devices;
-      compare.side_headers = false;
-      const CompareResult pair = CompareTraces({&linked[0], &linked[1]}, compare);
-      result = PredictRows(pair, 0, linked[0], query);
-      const DeviceSpec* source = FindDevice(devices, result.source_key);
-      if (source == nullptr) {
-        return PrintError(kExitUnreadable,
-                          fmt::format("{}: --measured: the trace's device {} is not in the device "
-                                      "database ({}); add it with --device-spec",
-                                      traces[0].path, result.source_label, result.source_match));
-      }
-      evaluation = EvaluatePrediction(pair, result, *source, *query.targets[0], options->measured);
-      if (options->top > 0 && result.rows.size() > options->top) {
-        result.rows.resize(options->top);
-        evaluation->target_ns.resize(options->top);
-        evaluation->peak_ratio_ns.resize(options->top);
-      }
     }
     std::ostringstream text;
     RenderPredict(options->output.empty() ? std::cout : text, traces[0], result,

@@ -27,6 +27,7 @@
 #include "tensormorph/analysis/compare/compare.h"
 #include "tensormorph/analysis/predict/calibration.h"
 #include "tensormorph/analysis/roofline.h"
+#include "tensormorph/model/status.h"
 
 namespace tensormorph {
 
@@ -140,5 +141,22 @@ struct PredictEvaluation {
 PredictEvaluation EvaluatePrediction(const CompareResult& pair, const PredictResult& predicted,
                                      const DeviceSpec& source, const DeviceSpec& target,
                                      const std::string& measured_path);
+
+}  // namespace tensormorph
+
+namespace tensormorph {
+
+// `predict A --measured B` as one call: B's busiest device (which must be in query.devices, or
+// the built-in table when null) becomes the first target, A's rows are predicted from the pair's
+// comparison by shape and evaluated against B. `top` > 0 keeps the first rows (and their
+// evaluation) after the evaluation is scored over all of them. Errors (kUnreadableInput) name the
+// trace whose device is missing from the database.
+struct MeasuredPrediction {
+  PredictResult result;
+  PredictEvaluation evaluation;
+};
+StatusOr<MeasuredPrediction> PredictAgainstMeasured(const LinkedTrace& source,
+                                                    const LinkedTrace& measured, PredictQuery query,
+                                                    size_t top);
 
 }  // namespace tensormorph
