@@ -139,3 +139,7 @@ bench/run_job.sh
 
 # The Python package's kernel table against `kernels` (issue 16).
 bench/run_python.sh
+
+# tm.fleet over 256 rank traces of ~20 MB, without Dask and on 1 and 2 workers (issue 16;
+# TM_BENCH_FLEET_RANKS=0 skips it).
+bench/run_fleet.sh

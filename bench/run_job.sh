@@ -2,11 +2,8 @@
 # The job benchmark (`make bench`, after bench/run.sh): eight ranks of about TM_BENCH_JOB_MB each,
 # made from the eight real ranks of PARAM's DLRM job, through `collectives` and `critical-path`,
 # against `kernels` loading the same eight files. Wall time and peak RSS, best of TM_BENCH_RUNS
-# interleaved rounds; the table goes to bench/out/job_results.md.
-#
-# Every rank repeats its sample the same number of times with the same period, so the ranks'
-# collectives still meet and their ProfilerStep#N are renumbered alike (tm_gen_trace
-# --repetitions --period-ms --renumber-steps).
+# interleaved rounds; the table goes to bench/out/job_results.md. The ranks are made by
+# bench/job_traces.sh.
 #
 # Environment (all optional):
 #   TM_BENCH_JOB_MB  size of each rank in MB (10^6 bytes); default 1024 (TM_BENCH_JOB_MB=0 skips)
@@ -18,7 +15,6 @@ cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 mb=${TM_BENCH_JOB_MB:-1024}
 runs=${TM_BENCH_RUNS:-3}
-samples=(../shared/data/kineto/param_dlrm_8rank/worker*.json.gz)
 out=bench/out
 tm=$build/tensormorph
 tools=$build/bench
@@ -27,29 +23,10 @@ tools=$build/bench
   echo "bench: $tm or $tools is missing; run make build" >&2
   exit 1
 }
-mkdir -p "$out/job_${mb}mb"
-
-# The period: the longest sample span + 1 ms; the repetitions: enough for the largest sample.
-period_ms=0 largest=0
-for s in "${samples[@]}"; do
-  line=$("$tools/tm_gen_trace" --sample "$s" --repetitions 1 -o "$out/job_probe.json" 2>&1)
-  span=$(sed -n 's/.*span \([0-9.]*\) ms.*/\1/p' <<<"$line" | head -1)
-  size=$(stat -c %s "$out/job_probe.json")
-  period_ms=$(awk "BEGIN { print ($span + 1 > $period_ms) ? $span + 1 : $period_ms }")
-  ((size > largest)) && largest=$size
-done
-rm -f "$out/job_probe.json"
-reps=$(((mb * 1000000 + largest - 1) / largest))
-
-traces=()
-for s in "${samples[@]}"; do
-  t=$out/job_${mb}mb/$(basename "${s%.json.gz}").json
-  traces+=("$t")
-  [[ -f $t ]] && continue
-  echo "bench: generating $t ($reps repetitions, period $period_ms ms)" >&2
-  "$tools/tm_gen_trace" --sample "$s" --repetitions "$reps" --period-ms "$period_ms" \
-    --renumber-steps -o "$t"
-done
+# shellcheck source=bench/job_traces.sh
+source "$(dirname "$0")/job_traces.sh"
+make_job_traces "$mb" "$out/job_${mb}mb"
+traces=("${job_traces[@]}") reps=$job_reps period_ms=$job_period_ms
 bytes=$(cat "${traces[@]}" | wc -c)  # also brings them into the page cache
 
 # shellcheck source=bench/measure_runs.sh

@@ -11,6 +11,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # the Python package (python/), for Debian's own python3: never from PyPI
   python3 python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest
+  # tm.fleet: rank traces summarised on Dask workers (python/tensormorph/fleet)
+  python3-dask python3-distributed
   # the example notebooks, executed by the tests (examples/notebooks)
   python3-matplotlib python3-nbformat python3-nbclient python3-ipykernel
 )

@@ -12,7 +12,7 @@ The numbers are the command line's: the same C++ library and serializers (docs/p
 
 from ._analyses import (baseline, collectives, compare, critical_path, diff, findings, kernels,
                         occupancy, ops, predict, report, roofline, timeline)
-from . import _native
+from . import _native, fleet
 from ._errors import TraceError, TraceWarning
 from ._results import Result, Timeline
 from ._tables import Job, Trace, load, load_job
