@@ -139,6 +139,44 @@ TEST(ReportModelFields, OccupancyTimelineAndDiffRowsAreThoseOfTheirCommands) {
   EXPECT_EQ(model["diff"]["counts"], diff["counts"]);
 }
 
+// The timeline's gaps carry their causes: per device, the count and total of each cause equal
+// `timeline --format json`'s gaps.by_cause. Its steps are each input's ProfilerStep#N: per input
+// the numbers and host lengths (e - s) of timeline's steps. On the 8 DLRM ranks (one device each).
+TEST(ReportModelFields, TimelineGapCausesAndStepsAreThoseOfTimelineJson) {
+  const Json model = ReportModel({kDlrm});
+  const Json& timeline = model["timeline"];
+  const Json devices = CommandJson({"timeline", kDlrm})["devices"];
+  ASSERT_EQ(timeline["gaps"].size(), devices.size());
+  EXPECT_EQ(timeline["gap_count"], timeline["gaps_embedded"]);  // nothing left out here
+  size_t steps_seen = 0;
+  for (size_t d = 0; d < devices.size(); ++d) {
+    const Json& gaps = timeline["gaps"][d];
+    ASSERT_EQ(gaps["input"], devices[d]["input"]);
+    std::map<std::string, std::pair<uint64_t, int64_t>> by_cause;  // count, total
+    ASSERT_EQ(gaps["c"].size(), gaps["l"].size());
+    for (size_t i = 0; i < gaps["c"].size(); ++i) {
+      auto& [count, total] = by_cause[timeline["gap_causes"][gaps["c"][i].get<size_t>()]];
+      ++count;
+      total += gaps["l"][i].get<int64_t>();
+    }
+    for (const auto& [cause, figures] : devices[d]["gaps"]["by_cause"].items()) {
+      EXPECT_EQ(by_cause[cause].first, figures["count"].get<uint64_t>()) << d << " " << cause;
+      EXPECT_EQ(by_cause[cause].second, figures["total_ns"].get<int64_t>()) << d << " " << cause;
+    }
+    std::vector<std::pair<int64_t, int64_t>> model_steps, command_steps;  // number, host ns
+    for (const Json& s : timeline["steps"]) {
+      if (s["input"] == devices[d]["input"]) {
+        model_steps.emplace_back(s["number"], s["e"].get<int64_t>() - s["s"].get<int64_t>());
+      }
+    }
+    for (const Json& s : devices[d]["steps"]) command_steps.emplace_back(s["step"], s["host_ns"]);
+    EXPECT_FALSE(command_steps.empty()) << d;
+    EXPECT_EQ(model_steps, command_steps) << d;
+    steps_seen += model_steps.size();
+  }
+  EXPECT_EQ(steps_seen, timeline["steps"].size());
+}
+
 // kernels.joined[i] names the occupancy and roofline rows of kernels.rows[i]'s name and backend.
 TEST(ReportModelFields, KernelJoinsPointAtRowsOfTheSameKernel) {
   for (const std::string& trace : {kAlexNet, kNcuFixture}) {

@@ -193,12 +193,85 @@ async function checkTooltip(page, label) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const box = await page.locator('#tl-canvas').boundingBox();
   const plotW = box.width - 270;
-  await page.mouse.move(box.x + 260 + plotW * 0.5, box.y + 26 + 10);
+  const laneTop = await page.evaluate(() => window.__tm.timeline.laneTops[0]);
+  await page.mouse.move(box.x + 260 + plotW * 0.5, box.y + laneTop + 11);
   const tip = await page.evaluate(() => { const t = document.getElementById('tl-tip'); return t.hidden ? '' : t.textContent; });
   check(tip.includes(target.name.slice(0, 40)) && tip.includes('Duration') && tip.includes('Grid'),
     `${label}: hovering the longest kernel shows its tooltip (${tip.slice(0, 60)}…)`);
   await page.mouse.move(0, 0);
   await page.keyboard.press('0');
+}
+
+// Tables that read at any width: at 1280 and 1920 px no cell's text overflows its cell, no table's
+// box is wider than its section, and names are on one line, shortened in the middle to at most
+// 72 characters with the whole name in data-full. A click on a row shows its name whole. A
+// followed section link leaves the section's title below the sticky header.
+async function checkReadable(page, label) {
+  for (const width of [1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const r = await page.evaluate(() => {
+      const out = { cells: 0, overflowing: [], wide: [], long: [], multiline: [] };
+      for (const section of document.querySelectorAll('main section:not([hidden])')) {
+        const right = section.getBoundingClientRect().right;
+        for (const table of section.querySelectorAll('table')) {
+          const box = table.closest('.scroll') || table;
+          if (box.getBoundingClientRect().right > right + 1) out.wide.push(table.id || '(table)');
+          for (const td of table.querySelectorAll('td')) {
+            out.cells++;
+            if (td.scrollWidth > td.clientWidth + 1) out.overflowing.push(`${table.id}: ${td.textContent.slice(0, 40)}`);
+          }
+          for (const td of table.querySelectorAll('tr:not(.sel) td.name')) {
+            if (td.textContent.length > 72 || td.dataset.full === undefined) out.long.push(td.textContent.slice(0, 40));
+            // The line boxes of the cell's text (the cell itself is as tall as its row).
+            const range = document.createRange();
+            range.selectNodeContents(td);
+            if (new Set([...range.getClientRects()].map((b) => Math.round(b.top))).size > 1) out.multiline.push(td.textContent.slice(0, 40));
+          }
+        }
+      }
+      return out;
+    });
+    check(r.cells > 0 && r.overflowing.length === 0, `${label} at ${width} px: no cell of ${r.cells} overflows its column${r.overflowing.length ? ' (' + r.overflowing.slice(0, 3).join('; ') + ')' : ''}`);
+    check(r.wide.length === 0, `${label} at ${width} px: no table is wider than its section${r.wide.length ? ' (' + r.wide.join(', ') + ')' : ''}`);
+    check(r.long.length === 0 && r.multiline.length === 0, `${label} at ${width} px: names on one line, at most 72 characters${r.long.length + r.multiline.length ? ' (' + [...r.long, ...r.multiline].slice(0, 2).join('; ') + ')' : ''}`);
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+  const full = await page.evaluate(() => {
+    const tr = [...document.querySelectorAll('#kernels-table tbody tr')].find((t) => t.querySelector('td.name').dataset.full.length > 72);
+    if (!tr) return null;
+    tr.click();
+    const td = tr.querySelector('td.name');
+    const shown = td.textContent === td.dataset.full && tr.getAttribute('aria-selected') === 'true';
+    tr.click();
+    return { shown, back: td.textContent.length <= 72 };
+  });
+  check(full === null || (full.shown && full.back), `${label}: a click on a kernel row shows its whole name, a second click shortens it again`);
+  await page.click('nav a[href="#kernels"]');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const titleBelow = await page.evaluate(() => document.getElementById('h-kernels').getBoundingClientRect().top >=
+    document.querySelector('header').getBoundingClientRect().bottom - 1);
+  check(titleBelow, `${label}: following the Kernels link leaves its title below the sticky header`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
+// The timeline's idle gaps (one row per device with gaps, a legend item per cause present, as
+// `tensormorph timeline --format json` counts them) and its ProfilerStep markers (one per step).
+async function checkGapsAndSteps(page, inputs, label) {
+  const expected = runJson('timeline', '--format', 'json', ...inputs);
+  const causes = new Set();
+  for (const d of expected.devices) for (const [c, v] of Object.entries(d.gaps.by_cause || {})) if (v.count > 0) causes.add(c);
+  const shown = await page.$$eval('#tl-gap-legend [data-cause]', (items) => items.map((i) => i.dataset.cause));
+  check(shown.length === causes.size && shown.every((c) => causes.has(c)),
+    `${label}: the legend lists every gap cause present (${shown.join(', ')}; timeline: ${[...causes].join(', ')})`);
+  const state = await page.evaluate(() => ({ gapRows: window.__tm.timeline.gapRows, steps: window.__tm.timeline.steps,
+    markers: window.__tm.timeline.stats.stepMarkers }));
+  const devicesWithGaps = expected.devices.filter((d) => d.gaps.count > 0).length;
+  check(state.gapRows === devicesWithGaps, `${label}: idle gaps drawn once per device, on ${state.gapRows} rows (${devicesWithGaps} devices with gaps)`);
+  // One device per input here: its steps are the input's.
+  const steps = expected.devices.reduce((a, d) => a + (d.steps || []).length, 0);
+  check(steps > 0 && state.steps === steps && state.markers === steps,
+    `${label}: ${state.markers} ProfilerStep markers drawn, ${state.steps} embedded; timeline has ${steps} steps`);
 }
 
 function checkClean(ctx, label) {
@@ -218,6 +291,8 @@ const ncuFixture = [path.join(root, 'tests/data/ncu_raw_fixture.csv')];
   await checkKernels(ctx.page, demo, 'demo');
   await checkTimeline(ctx.page, 'demo');
   await checkTooltip(ctx.page, 'demo');
+  await checkGapsAndSteps(ctx.page, demo, 'demo');
+  await checkReadable(ctx.page, 'demo');
   const gaps = await ctx.page.evaluate(() => window.__tm.data.timeline.gaps.reduce((a, g) => a + g.s.length, 0));
   const expectedGaps = runJson('timeline', '--format', 'json', ...demo).devices.reduce((a, d) => a + d.gaps.count, 0);
   check(gaps > 0 && gaps === expectedGaps, `demo: every idle gap of tensormorph timeline is marked (${gaps} of ${expectedGaps})`);
@@ -284,6 +359,8 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
   await checkTimeline(ctx.page, 'multirank');
   const lanes = await ctx.page.evaluate(() => window.__tm.data.timeline.lanes.map((l) => l.rank));
   check(lanes.includes(0) && lanes.includes(1), `multirank: lanes for rank 0 and rank 1 (${lanes.length} lanes)`);
+  await checkGapsAndSteps(ctx.page, ranks, 'multirank');
+  await checkReadable(ctx.page, 'multirank');
   const diffRows = await ctx.page.$$eval('#diff-table tbody tr', (t) => t.length);
   const both = path.join(out, 'ranks-baseline.json'); // `diff` takes one NEW: both ranks saved as one
   execFileSync(tm, ['baseline', 'save', '--quiet', ...ranks, '-o', both], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -336,6 +413,7 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
   check(attention && inner.length === attention.children.length && inner.some((n) => n.startsWith('aten::_flash_attention_forward')),
     `compare: the attention row lists its ${inner.length} inner ops (${inner.slice(0, 3).join('; ')})`);
   await ctx.page.locator('#compare').screenshot({ path: path.join(out, 'compare.png') });
+  await checkReadable(ctx.page, 'compare');
   checkClean(ctx, 'compare');
   await ctx.context.close();
 }

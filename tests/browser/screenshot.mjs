@@ -1,6 +1,7 @@
 // Regenerates docs/report.png: the demo report's timeline, zoomed in, with a kernel's tooltip.
 //   node tests/browser/screenshot.mjs REPORT.html OUT.png
-// With a section's id, that section alone, whole (e.g. the Ranks section of a job's report):
+// With a section's id, that section alone, whole (docs/report-job.png: the DLRM job's timeline;
+// docs/report-compare.png: the compare section of report --compare):
 //   node tests/browser/screenshot.mjs REPORT.html OUT.png ranks
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -36,6 +37,7 @@ await page.evaluate(() => {
 });
 await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 const canvas = await page.locator('#tl-canvas').boundingBox();
-await page.mouse.move(canvas.x + 260 + (canvas.width - 270) * 0.9, canvas.y + 26 + 12);
+const laneTop = await page.evaluate(() => window.__tm.timeline.laneTops[0]);
+await page.mouse.move(canvas.x + 260 + (canvas.width - 270) * 0.9, canvas.y + laneTop + 12);
 await page.screenshot({ path: out, clip: { x: 0, y: 0, width: 1280, height: 900 } });
 await browser.close();

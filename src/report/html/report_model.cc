@@ -113,7 +113,8 @@ Json Diff(const ReportDiff& diff) {
           {"rows", std::move(rows)}};
 }
 
-// Idle gaps for the timeline, per device: start deltas (from t0, ns) and lengths. A million-kernel
+// Idle gaps for the timeline, per device: start deltas (from t0, ns), lengths and causes (`c`:
+// indices into the timeline's `gap_causes`, GapCauseName's names). A million-kernel
 // trace has hundreds of thousands of gaps, so only those where the raw boxes are (start before
 // raw_until) and the kMaxLongGaps longest elsewhere are embedded; `gap_count` and
 // `gaps_embedded` in the timeline say how many of each.
@@ -134,7 +135,7 @@ Json Gaps(const TimelineResult& result, int64_t t0, int64_t raw_until, Json* tim
   Json out = Json::array();
   size_t total = 0, kept = 0;
   for (const DeviceTimeline& d : result.devices) {
-    Json starts = Json::array(), lens = Json::array();
+    Json starts = Json::array(), lens = Json::array(), causes = Json::array();
     int64_t previous = 0;
     for (const Gap& g : d.gaps) {  // by start
       ++total;
@@ -142,16 +143,37 @@ Json Gaps(const TimelineResult& result, int64_t t0, int64_t raw_until, Json* tim
       if (start >= raw_until && g.length_ns < min_long) continue;
       starts.push_back(start - previous);
       lens.push_back(g.length_ns);
+      causes.push_back(static_cast<int>(g.cause));
       previous = start;
       ++kept;
     }
     out.push_back({{"input", d.input},
                    {"device_index", d.device == kNoDevice ? -1 : static_cast<int64_t>(d.device)},
                    {"s", std::move(starts)},
-                   {"l", std::move(lens)}});
+                   {"l", std::move(lens)},
+                   {"c", std::move(causes)}});
   }
+  Json cause_names = Json::array();
+  for (size_t c = 0; c < kGapCauseCount; ++c) {
+    cause_names.push_back(GapCauseName(static_cast<GapCause>(c)));
+  }
+  (*timeline)["gap_causes"] = std::move(cause_names);
   (*timeline)["gap_count"] = total;
   (*timeline)["gaps_embedded"] = kept;
+  return out;
+}
+
+// The ProfilerStep#N steps of each input (FindSteps: host annotations), as the timeline's step
+// boundaries: {input, number, s, e} with s and e relative to t0 (ns). Several inputs keep their
+// own clocks, as their lanes do.
+Json Steps(const std::vector<const LinkedTrace*>& inputs, int64_t t0) {
+  Json out = Json::array();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    for (const Step& s : inputs[i]->steps()) {
+      out.push_back(
+          {{"input", i}, {"number", s.number}, {"s", s.start_ns - t0}, {"e", s.end_ns - t0}});
+    }
+  }
   return out;
 }
 
@@ -257,6 +279,7 @@ Json BuildReportModel(const ReportData& data, Json timeline_lanes) {
   timeline["min_gap_ns"] = data.timeline_options.min_gap_ns;
   timeline["gaps"] = Gaps(*data.timeline, timeline["t0_ns"].get<int64_t>(),
                           timeline["raw_until_ns"].get<int64_t>(), &timeline);
+  timeline["steps"] = Steps(data.inputs, timeline["t0_ns"].get<int64_t>());
   doc["timeline"] = std::move(timeline);
   doc["diff"] = data.diff ? Diff(*data.diff) : Json(nullptr);
   // The document of `tensormorph compare --format json`, as it is.

@@ -50,6 +50,29 @@
   }
   const body = (id) => document.querySelector('#' + id + ' .body');
 
+  // A name on one line: at most NAME_CHARS characters, the middle replaced by "…" (the start says
+  // what it is, the end which template instance). The cell keeps the whole name in its title and
+  // in data-full; a selected row (click, or Enter on a focused row) shows it whole.
+  const NAME_CHARS = 72;
+  function shortName(s) {
+    if (s.length <= NAME_CHARS) return s;
+    const head = Math.ceil((NAME_CHARS - 1) * 0.6), tail = NAME_CHARS - 1 - head;
+    return s.slice(0, head) + '…' + s.slice(s.length - tail);
+  }
+  function nameCell(text, attrs) {
+    const full = String(text);
+    const short = shortName(full);
+    return el('td', { ...attrs, class: ['name', attrs && attrs.class].filter(Boolean).join(' '),
+      title: short === full ? null : full, 'data-full': full, text: short });
+  }
+  function toggleRow(tr) {
+    const selected = tr.classList.toggle('sel');
+    tr.setAttribute('aria-selected', String(selected));
+    for (const td of tr.querySelectorAll('td.name[data-full]')) {
+      td.textContent = selected ? td.dataset.full : shortName(td.dataset.full);
+    }
+  }
+
   // ---------- sortable, filterable tables ----------
   // columns: {key, label, num (right-aligned, numeric sort), fmt(value, row), title,
   //           cellClass(value, row): a class for the cell}
@@ -92,6 +115,14 @@
     table.append(thead, tbody, tfoot);
     const scroll = el('div', { class: 'scroll' }, table);
     wrap.append(status, scroll);
+    tbody.addEventListener('click', (e) => { const tr = e.target.closest('tr'); if (tr) toggleRow(tr); });
+    tbody.addEventListener('keydown', (e) => {
+      const tr = e.target.closest('tr');
+      if (!tr) return;
+      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); tr.click(); }
+      else if (e.key === 'ArrowDown' && tr.nextElementSibling) { e.preventDefault(); tr.nextElementSibling.focus(); }
+      else if (e.key === 'ArrowUp' && tr.previousElementSibling) { e.preventDefault(); tr.previousElementSibling.focus(); }
+    });
     container.append(wrap);
 
     function render() {
@@ -114,14 +145,15 @@
       });
       const frag = document.createDocumentFragment();
       for (const r of shown.slice(0, MAX_ROWS)) {
-        const tr = el('tr', { 'data-name': r.name });
+        const tr = el('tr', { 'data-name': r.name, tabindex: '0', 'aria-selected': 'false' });
         for (const c of columns) {
           const v = r[c.key];
-          tr.append(el('td', {
-            class: [c.num ? 'n' : c.key === 'name' ? 'name' : null, c.cellClass && c.cellClass(v, r)].filter(Boolean).join(' ') || null,
+          const text = c.fmt ? c.fmt(v, r) : v === null || v === undefined ? '–' : String(v);
+          const attrs = {
+            class: [c.num ? 'n' : null, c.cellClass && c.cellClass(v, r)].filter(Boolean).join(' ') || null,
             'data-key': c.key, 'data-value': typeof v === 'number' ? String(v) : null,
-            text: c.fmt ? c.fmt(v, r) : v === null || v === undefined ? '–' : String(v),
-          }));
+          };
+          tr.append(c.key === 'name' ? nameCell(text, attrs) : el('td', { ...attrs, text }));
         }
         frag.append(tr);
       }
@@ -160,7 +192,7 @@
       .map((h) => el('th', { scope: 'col', text: h })))));
     const tb = el('tbody');
     for (const i of D.inputs) {
-      tb.append(el('tr', null, el('td', { class: 'name', text: i.path }), el('td', { text: i.format }),
+      tb.append(el('tr', null, nameCell(i.path), el('td', { text: i.format }),
         el('td', { text: i.format_version }), el('td', { text: i.backends.join(', ') })));
     }
     inputs.append(tb);
@@ -711,19 +743,45 @@
       }
       return c;
     };
-    // Gaps per device (report_model.cc): delta-encoded starts and lengths, shared by its lanes.
+    // Gaps per device (report_model.cc): delta-encoded starts, lengths and causes (indices into
+    // T.gap_causes). They are drawn once per device, on a summary row above its stream lanes.
     const gapGroups = T.gaps.map((g) => {
-      const n = g.s.length, s = new Float64Array(n), len = new Float64Array(n);
+      const n = g.s.length, s = new Float64Array(n), len = new Float64Array(n), cause = Uint8Array.from(g.c);
       let t = 0, maxLen = 0;
       for (let i = 0; i < n; i++) { t += g.s[i]; s[i] = t; len[i] = g.l[i]; maxLen = Math.max(maxLen, g.l[i]); }
-      return { input: g.input, device_index: g.device_index, s, len, maxLen };
+      return { input: g.input, device_index: g.device_index, s, len, cause, maxLen };
     });
-    const gapsByLane = lanes.map((l) => gapGroups.find((g) => g.input === l.input && g.device_index === l.device_index));
-    const LABEL_W = 260, RULER_H = 26, LANE_H = 22, LANE_GAP = 4, GAP_H = 4; // boxes below the gap strip
-    const cssH = RULER_H + lanes.length * (LANE_H + LANE_GAP) + 8;
-    const view = { v0: 0, v1: Math.max(1, T.span_ns) };
+    // The rows drawn, top to bottom: per device its gap row (when it has gaps), then its lanes.
+    const rows = [];
+    lanes.forEach((l, i) => {
+      const prev = lanes[i - 1];
+      if (!prev || prev.input !== l.input || prev.device_index !== l.device_index) {
+        const g = gapGroups.find((x) => x.input === l.input && x.device_index === l.device_index);
+        if (g && g.s.length) {
+          rows.push({ kind: 'gaps', gaps: g, label: (l.rank !== undefined ? `rank ${l.rank} · ` : '') + `${l.device.split(' ')[0]} · idle gaps` });
+        }
+      }
+      rows.push({ kind: 'lane', lane: l, label: l.label });
+    });
+    // Steps per input (ProfilerStep#N, host time): boundaries across that input's rows.
+    const stepsByInput = new Map();
+    for (const st of T.steps || []) {
+      if (!stepsByInput.has(st.input)) stepsByInput.set(st.input, []);
+      stepsByInput.get(st.input).push(st);
+    }
+    const gapColour = (c) => cv('--gap-' + T.gap_causes[c]);
+    const LABEL_W = 260, RULER_H = 26, LANE_H = 22, LANE_GAP = 4, GAP_ROW_H = 10;
+    const rowH = (r) => (r.kind === 'gaps' ? GAP_ROW_H : LANE_H);
+    let yAt = RULER_H;
+    for (const r of rows) { r.y = yAt; yAt += rowH(r) + LANE_GAP; }
+    const cssH = yAt + 8;
+    // The whole timeline: the kernels' span, widened to the steps (the first step begins on the
+    // host before the first kernel).
+    const full = { a: 0, b: Math.max(1, T.span_ns) };
+    for (const st of T.steps || []) { full.a = Math.min(full.a, st.s); full.b = Math.max(full.b, st.e); }
+    const view = { v0: full.a, v1: full.b };
     const stats = { mode: [], drawn: 0, frameMs: 0, frames: 0 };
-    TM.timeline = { view, stats, lanes: lanes.length, span_ns: T.span_ns };
+    TM.timeline = { view, stats, lanes: lanes.length, laneTops: rows.filter((r) => r.kind === 'lane').map((r) => r.y), gapRows: rows.filter((r) => r.kind === 'gaps').length, steps: (T.steps || []).length, span_ns: T.span_ns };
     let cssW = 0, dpr = 1, pending = false;
 
     const style = getComputedStyle(document.documentElement);
@@ -763,6 +821,52 @@
       return 10 * p;
     }
 
+    // A device's idle gaps, coloured by cause. A gap narrower than half a pixel is not marked:
+    // zoomed out, thousands of 100 µs gaps would paint the whole row. Zoom in to see them.
+    function drawGapRow(ctx, r) {
+      const gg = r.gaps;
+      ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, r.y, plotW(), GAP_ROW_H); ctx.clip();
+      let lastPx = -1, lastCause = -1;
+      for (let i = lowerBound(gg.s, view.v0 - gg.maxLen), e = lowerBound(gg.s, view.v1); i < e; i++) {
+        const x0 = xOf(gg.s[i]), x1 = xOf(gg.s[i] + gg.len[i]);
+        if (x1 < LABEL_W || x1 - x0 < 0.5 || (x1 - x0 < 1 && Math.floor(x0) === lastPx)) continue;
+        lastPx = Math.floor(x0);
+        if (gg.cause[i] !== lastCause) { lastCause = gg.cause[i]; ctx.fillStyle = gapColour(lastCause); }
+        ctx.fillRect(x0, r.y + 1, Math.max(1, x1 - x0), GAP_ROW_H - 2);
+        stats.gapsDrawn++;
+      }
+      ctx.restore();
+    }
+    // ProfilerStep boundaries: a dashed line at each step's start (and the last one's end) across
+    // its input's rows, "#N" in the ruler.
+    function drawSteps(ctx) {
+      stats.stepMarkers = 0;
+      ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, 0, plotW(), cssH); ctx.clip();
+      ctx.strokeStyle = cv('--step'); ctx.fillStyle = cv('--step'); ctx.setLineDash([3, 3]);
+      ctx.font = '10px system-ui, sans-serif'; ctx.textAlign = 'left';
+      const labelled = []; // ruler x of the "#N" labels drawn: the ranks' steps would overprint
+      for (const [input, steps] of stepsByInput) {
+        const mine = rows.filter((r) => (r.kind === 'lane' ? r.lane.input : r.gaps.input) === input);
+        if (!mine.length) continue;
+        const top = mine[0].y, bottom = mine[mine.length - 1].y + rowH(mine[mine.length - 1]);
+        steps.forEach((st, i) => {
+          const edges = i === steps.length - 1 ? [st.s, st.e] : [st.s];
+          for (const t of edges) {
+            if (t < view.v0 || t > view.v1) continue;
+            const x = xOf(t);
+            ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke();
+          }
+          if (st.s >= view.v0 && st.s <= view.v1) {
+            stats.stepMarkers++;
+            const x = xOf(st.s);
+            if (labelled.every((lx) => Math.abs(lx - x) > 30)) { labelled.push(x); ctx.fillText('#' + st.number, x + 2, RULER_H - 1); }
+          }
+        });
+      }
+      ctx.setLineDash([]);
+      ctx.restore();
+    }
+
     function draw() {
       pending = false;
       const t0 = performance.now();
@@ -783,28 +887,16 @@
       ctx.fillText('time since first kernel', 6, RULER_H - 10);
       let drawn = 0;
       stats.mode = [];
-      lanes.forEach((l, li) => {
-        const y = RULER_H + li * (LANE_H + LANE_GAP);
-        ctx.fillStyle = cv('--lane-bg'); ctx.fillRect(LABEL_W, y, plotW(), LANE_H);
+      stats.gapsDrawn = 0;
+      rows.forEach((r) => {
+        const y = r.y;
         ctx.fillStyle = cv('--fg'); ctx.font = '12px system-ui, sans-serif';
-        ctx.save(); ctx.beginPath(); ctx.rect(0, y, LABEL_W - 6, LANE_H); ctx.clip();
-        ctx.fillText(l.label, 6, y + 14); ctx.restore();
+        ctx.save(); ctx.beginPath(); ctx.rect(0, y, LABEL_W - 6, rowH(r)); ctx.clip();
+        ctx.fillText(r.label, 6, y + (r.kind === 'gaps' ? 9 : 14)); ctx.restore();
+        if (r.kind === 'gaps') { drawGapRow(ctx, r); return; }
+        const l = r.lane;
+        ctx.fillStyle = cv('--lane-bg'); ctx.fillRect(LABEL_W, y, plotW(), LANE_H);
         ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, y, plotW(), LANE_H); ctx.clip();
-        // Idle gaps of the lane's device, behind its kernels.
-        // Idle gaps of the lane's device: a strip along the lane's top, clear of the boxes.
-        ctx.fillStyle = cv('--gap');
-        const gg = gapsByLane[li];
-        if (gg) {
-          let lastPx = -1;
-          for (let i = lowerBound(gg.s, view.v0 - gg.maxLen), e = lowerBound(gg.s, view.v1); i < e; i++) {
-            const x0 = xOf(gg.s[i]), x1 = xOf(gg.s[i] + gg.len[i]);
-            // A gap narrower than half a pixel is not marked: zoomed out, thousands of 100 µs gaps
-            // would paint the whole strip. Zoom in to see them.
-            if (x1 < LABEL_W || x1 - x0 < 0.5 || (x1 - x0 < 1 && Math.floor(x0) === lastPx)) continue;
-            lastPx = Math.floor(x0);
-            ctx.fillRect(x0, y, Math.max(1, x1 - x0), GAP_H);
-          }
-        }
         const range = rawRange(l);
         let lodFrom = 0; // buckets are drawn from this time on
         if (range) {
@@ -818,7 +910,7 @@
             if (w < 1) { const px = Math.floor(x0); if (px === lastPx) continue; lastPx = px; } // one box per pixel
             const colour = colorOfVariant(l.v[i]);
             if (colour !== lastColour) { ctx.fillStyle = colour; lastColour = colour; } // parsing a colour costs more than a rect
-            ctx.fillRect(x0, y + GAP_H + 1, Math.max(1, w), LANE_H - GAP_H - 1);
+            ctx.fillRect(x0, y + 1, Math.max(1, w), LANE_H - 2);
             drawn++;
           }
         }
@@ -832,7 +924,7 @@
             const busy = lv.busy[b];
             if (!busy) continue;
             const x0 = xOf(Math.max(b * lv.w, lodFrom)), x1 = xOf((b + 1) * lv.w);
-            const h = Math.max(2, ((LANE_H - GAP_H - 1) * busy) / 255);
+            const h = Math.max(2, ((LANE_H - 2) * busy) / 255);
             const colour = lv.dom[b] ? colorOfVariant(lv.dom[b] - 1) : muted;
             if (colour !== lastColour) { ctx.fillStyle = colour; lastColour = colour; }
             ctx.fillRect(x0, y + LANE_H - h, Math.max(1, x1 - x0), h);
@@ -841,6 +933,7 @@
         }
         ctx.restore();
       });
+      drawSteps(ctx);
       if (!T.raw_complete && T.raw_until_ns >= view.v0 && T.raw_until_ns <= view.v1) {
         const x = xOf(T.raw_until_ns);
         ctx.strokeStyle = cv('--accent'); ctx.setLineDash([4, 4]);
@@ -856,13 +949,13 @@
     function zoom(factor, atX) {
       const t = tOf(atX === undefined ? LABEL_W + plotW() / 2 : atX);
       let w = (view.v1 - view.v0) * factor;
-      w = Math.min(Math.max(w, 200), T.span_ns * 1.05 || 1);
+      w = Math.min(Math.max(w, 200), (full.b - full.a) * 1.05 || 1);
       const f = (t - view.v0) / (view.v1 - view.v0);
       setView(t - f * w, t - f * w + w);
     }
     function pan(frac) { const w = view.v1 - view.v0; setView(view.v0 + frac * w, view.v1 + frac * w); }
     function setView(a, b) {
-      const w = b - a, lo = -0.025 * T.span_ns, hi = T.span_ns * 1.025;
+      const w = b - a, pad = 0.025 * (full.b - full.a), lo = full.a - pad, hi = full.b + pad;
       if (a < lo) { a = lo; b = a + w; }
       if (b > hi) { b = hi; a = Math.max(lo, b - w); }
       view.v0 = a; view.v1 = b;
@@ -897,16 +990,29 @@
       else if (k === '-' || k === '_' || k === 's') zoom(1.5);
       else if (k === 'ArrowLeft' || k === 'a') pan(-0.15);
       else if (k === 'ArrowRight' || k === 'd') pan(0.15);
-      else if (k === '0' || k === 'Home') setView(0, T.span_ns);
+      else if (k === '0' || k === 'Home') setView(full.a, full.b);
       else return;
       e.preventDefault();
     });
 
     function showTip(x, y) {
-      const li = Math.floor((y - RULER_H) / (LANE_H + LANE_GAP));
-      if (x < LABEL_W || li < 0 || li >= lanes.length || y - RULER_H - li * (LANE_H + LANE_GAP) > LANE_H) { tip.hidden = true; return; }
-      const l = lanes[li], t = tOf(x), slack = (view.v1 - view.v0) / plotW();
+      const row = rows.find((r) => y >= r.y && y <= r.y + rowH(r));
+      if (x < LABEL_W || !row) { tip.hidden = true; return; }
+      const t = tOf(x), slack = (view.v1 - view.v0) / plotW();
       const lines = [];
+      if (row.kind === 'gaps') {
+        const gg = row.gaps;
+        let hit = -1;
+        for (let i = lowerBound(gg.s, t + slack) - 1; i >= 0 && gg.s[i] >= t - gg.maxLen - slack; i--) {
+          if (gg.s[i] + gg.len[i] + slack >= t) { hit = i; break; }
+        }
+        if (hit < 0) { tip.hidden = true; return; }
+        lines.push(['Idle gap', fmtNs(gg.len[hit])], ['Cause', T.gap_causes[gg.cause[hit]].replace(/_/g, ' ')],
+          ['Start', fmtNs(gg.s[hit])]);
+        showLines(lines, x, y);
+        return;
+      }
+      const l = row.lane;
       const range = t < rawEnd() ? rawRange(l) : null;
       if (range) {
         let hit = -1;
@@ -926,6 +1032,9 @@
         lines.push(['Bucket', `${fmtNs(b * lv.w)} – ${fmtNs((b + 1) * lv.w)}`], ['Busy', fmtPct((100 * lv.busy[b]) / 255, 0)],
           ['Most time', vv ? names[vv[0]] : '–'], ['', 'zoom in for single kernels']);
       }
+      showLines(lines, x, y);
+    }
+    function showLines(lines, x, y) {
       tip.replaceChildren(...lines.map(([k, v]) => el('div', null, k ? el('b', { text: k + ': ' }) : null, v)));
       tip.hidden = false;
       tip.style.left = Math.min(x + 14, cssW - 470) + 'px';
@@ -936,8 +1045,15 @@
     const select = el('select', { 'aria-label': 'Colour boxes by', id: 'tl-color' },
       el('option', { value: 'kernel', text: 'kernel name' }), el('option', { value: 'op', text: 'op' }));
     select.addEventListener('change', () => { colorBy = select.value; variantColour = new Array(variants.length); schedule(); });
+    // Every gap cause present, with its colour and how many gaps (over min_gap_ns) it has.
+    const causeCounts = new Map();
+    for (const g of gapGroups) for (const c of g.cause) causeCounts.set(c, (causeCounts.get(c) || 0) + 1);
+    const causeItems = [...causeCounts.keys()].sort((a, b) => a - b).map((c) =>
+      el('span', { class: 'item', 'data-cause': T.gap_causes[c] }, el('span', { class: 'swatch', style: `background:${gapColour(c)}` }),
+        `${T.gap_causes[c].replace(/_/g, ' ')} (${fmtInt(causeCounts.get(c))})`));
     legend.append(el('label', null, 'Colour by ', select), ' ',
-      el('span', { class: 'item' }, el('span', { class: 'swatch', style: `background:${cv('--gap')}` }), `idle gap > ${fmtNs(T.min_gap_ns)}`));
+      el('span', { id: 'tl-gap-legend' }, causeItems.length ? `Idle gaps > ${fmtNs(T.min_gap_ns)} by cause: ` : `No idle gaps > ${fmtNs(T.min_gap_ns)}.`, ...causeItems),
+      (T.steps || []).length ? el('span', { class: 'item' }, el('span', { class: 'swatch', style: `background:${cv('--step')}` }), 'ProfilerStep boundary') : null);
     if (!T.raw_complete) {
       legend.append(el('p', { class: 'note', id: 'tl-gaps-capped', text: `Idle gaps: ${fmtInt(T.gaps_embedded)} of ${fmtInt(T.gap_count)} are marked: those left of the dashed line and the 2,000 longest.` }));
       legend.append(el('p', { class: 'note', id: 'tl-capped', text: `Single kernel boxes are embedded for the first ${fmtInt(T.raw_box_count)} of ${fmtInt(T.kernel_count)} kernels ` +
@@ -949,6 +1065,30 @@
     resize();
   }
 
+  // Tables built outside makeTable: each in its own scrolling box, names shortened.
+  function tidyTables() {
+    for (const table of document.querySelectorAll('main table')) {
+      if (!table.parentElement.classList.contains('scroll')) {
+        const box = el('div', { class: 'scroll' });
+        table.replaceWith(box);
+        box.append(table);
+      }
+      for (const td of table.querySelectorAll('td.name:not([data-full])')) {
+        const full = td.textContent;
+        td.dataset.full = full;
+        if (shortName(full) !== full) { td.title = full; td.textContent = shortName(full); }
+      }
+    }
+  }
+  // The sticky header's height, for the sections' scroll-margin-top (report.css).
+  function trackHeader() {
+    const header = document.querySelector('header');
+    const set = () => document.documentElement.style.setProperty('--header-h', header.offsetHeight + 'px');
+    new ResizeObserver(set).observe(header);
+    set();
+  }
+
+  trackHeader();
   renderSummary();
   renderRanks();
   renderCompute();
@@ -958,5 +1098,6 @@
   renderOccupancy();
   renderDiff();
   renderCompare();
+  tidyTables();
   TM.ready = true;
 })();
