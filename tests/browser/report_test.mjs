@@ -182,13 +182,14 @@ async function checkTimeline(page, label) {
 }
 
 // Zooms onto the longest raw kernel of the first lane, hovers it, and reads the tooltip.
-async function checkTooltip(page, label) {
+async function checkTooltip(page, inputs, label) {
   const target = await page.evaluate(() => {
     const T = window.__tm.data.timeline, l = T.lanes[0];
     let t = 0, best = -1, bs = 0, bd = -1;
     for (let i = 0; i < l.s.length; i++) { t += l.s[i]; if (l.d[i] > bd) { bd = l.d[i]; best = i; bs = t; } }
     window.__tm.timeline.setView(bs - bd, bs + 2 * bd);
-    return { name: T.names[T.variants[l.v[best]][0]] };
+    const vv = T.variants[l.v[best]];
+    return { name: T.names[vv[0]], op: T.names[vv[1]] || '– (no op)', backend: vv[2] };
   });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const box = await page.locator('#tl-canvas').boundingBox();
@@ -198,6 +199,21 @@ async function checkTooltip(page, label) {
   const tip = await page.evaluate(() => { const t = document.getElementById('tl-tip'); return t.hidden ? '' : t.textContent; });
   check(tip.includes(target.name.slice(0, 40)) && tip.includes('Duration') && tip.includes('Grid'),
     `${label}: hovering the longest kernel shows its tooltip (${tip.slice(0, 60)}…)`);
+  // A click selects it: the details panel names it and its op, and its launch count is the
+  // kernels command's for that name and backend.
+  await page.mouse.down();
+  await page.mouse.up();
+  const shown = await page.evaluate(() => {
+    const d = document.getElementById('tl-details');
+    const f = (k) => { const e = d.querySelector(`[data-field="${k}"]`); return e ? e.textContent : null; };
+    return { hidden: d.hidden, kernel: f('kernel'), op: f('op'), count: f('count') };
+  });
+  const row = runJson('kernels', '--format', 'json', ...inputs).rows.find((r) => r.name === target.name && r.backend === target.backend);
+  check(!shown.hidden && shown.kernel === target.name && shown.op === target.op && row && shown.count === row.count.toLocaleString('en-US'),
+    `${label}: clicking the kernel shows it, its op (${shown.op}) and its ${shown.count} launches (kernels: ${row && row.count})`);
+  await page.focus('#tl-canvas');
+  await page.keyboard.press('Escape');
+  check(await page.evaluate(() => document.getElementById('tl-details').hidden), `${label}: Escape clears the selection`);
   await page.mouse.move(0, 0);
   await page.keyboard.press('0');
 }
@@ -290,7 +306,7 @@ const ncuFixture = [path.join(root, 'tests/data/ncu_raw_fixture.csv')];
   const ctx = await open(file);
   await checkKernels(ctx.page, demo, 'demo');
   await checkTimeline(ctx.page, 'demo');
-  await checkTooltip(ctx.page, 'demo');
+  await checkTooltip(ctx.page, demo, 'demo');
   await checkGapsAndSteps(ctx.page, demo, 'demo');
   await checkReadable(ctx.page, 'demo');
   const gaps = await ctx.page.evaluate(() => window.__tm.data.timeline.gaps.reduce((a, g) => a + g.s.length, 0));

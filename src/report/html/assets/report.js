@@ -14,6 +14,9 @@
   'use strict';
   const D = JSON.parse(document.getElementById('tm-data').textContent);
   const TM = (window.__tm = { data: D, ready: false, timeline: null });
+  // The kernels table's rows by name and backend (renderKernels), for the timeline's details.
+  const kernelRowOf = new Map();
+  const kernelKey = (name, backend) => name + '\u0000' + backend;
 
   // ---------- formatting ----------
   function fmtNs(ns) {
@@ -485,6 +488,7 @@
         percent_of_roof: f ? f.percent_of_roof : null,
       };
     });
+    for (const r of rows) kernelRowOf.set(kernelKey(r.name, r.backend), r);
     makeTable(c, {
       id: 'kernels-table', caption: 'Per kernel name and backend (the rows of `tensormorph kernels`), with the occupancy and roofline of its most-used launch shape',
       rows,
@@ -934,6 +938,7 @@
         ctx.restore();
       });
       drawSteps(ctx);
+      drawSelection(ctx);
       if (!T.raw_complete && T.raw_until_ns >= view.v0 && T.raw_until_ns <= view.v1) {
         const x = xOf(T.raw_until_ns);
         ctx.strokeStyle = cv('--accent'); ctx.setLineDash([4, 4]);
@@ -972,7 +977,14 @@
     }, { passive: false });
     let drag = null;
     canvas.addEventListener('mousedown', (e) => { drag = { x: e.clientX, v0: view.v0, v1: view.v1 }; canvas.style.cursor = 'grabbing'; });
-    window.addEventListener('mouseup', () => { drag = null; canvas.style.cursor = 'grab'; });
+    window.addEventListener('mouseup', (e) => {
+      // A press and release in place is a click: select the kernel under it.
+      if (drag && e.target === canvas && Math.abs(e.clientX - drag.x) < 3) {
+        const r = canvas.getBoundingClientRect();
+        selectAt(e.clientX - r.left, e.clientY - r.top);
+      }
+      drag = null; canvas.style.cursor = 'grab';
+    });
     canvas.addEventListener('mousemove', (e) => {
       const r = canvas.getBoundingClientRect();
       if (drag) {
@@ -991,9 +1003,59 @@
       else if (k === 'ArrowLeft' || k === 'a') pan(-0.15);
       else if (k === 'ArrowRight' || k === 'd') pan(0.15);
       else if (k === '0' || k === 'Home') setView(full.a, full.b);
+      else if (k === 'Escape') { selected = null; showDetails(); schedule(); }
       else return;
       e.preventDefault();
     });
+
+    // The raw box of lane l under time t (within slack), or -1.
+    function hitKernel(l, t, slack, range) {
+      for (let i = Math.min(range[1], lowerBound(l.s, t + slack)) - 1; i >= range[0]; i--) {
+        if (l.s[i] + l.d[i] + slack >= t) return i;
+        if (l.s[i] < t - l.max_duration_ns - slack) break;
+      }
+      return -1;
+    }
+    // A click on a kernel box selects it: outlined on the canvas, and the details panel below the
+    // legend says what it is, what launched it and how this launch compares with its name's.
+    const details = document.getElementById('tl-details');
+    let selected = null; // { lane, i }
+    function selectAt(x, y) {
+      const row = rows.find((r) => r.kind === 'lane' && y >= r.y && y <= r.y + LANE_H);
+      const t = tOf(x), slack = (view.v1 - view.v0) / plotW();
+      const range = row && x >= LABEL_W && t < rawEnd() ? rawRange(row.lane) : null;
+      const i = range ? hitKernel(row.lane, t, slack, range) : -1;
+      selected = i < 0 ? null : { lane: row.lane, i };
+      showDetails();
+      schedule();
+    }
+    function showDetails() {
+      if (!selected) { details.hidden = true; details.replaceChildren(); TM.timeline.selected = null; return; }
+      const { lane: l, i } = selected, vv = variants[l.v[i]];
+      const name = names[vv[0]], op = names[vv[1]] || null;
+      const stats = kernelRowOf.get(kernelKey(name, vv[2]));
+      const field = (key, label, value) => el('div', null, el('b', { text: label + ': ' }), el('span', { 'data-field': key, text: value }));
+      details.replaceChildren(
+        el('div', { class: 'strong', text: 'Selected kernel' }),
+        field('kernel', 'Kernel', name), field('op', 'Op', op || '– (no op)'), field('backend', 'Backend', vv[2]),
+        field('where', 'Where', l.label), field('start', 'Start', fmtNs(l.s[i])), field('duration', 'Duration', fmtNs(l.d[i])),
+        field('grid', 'Grid', vv[3] || '–'), field('block', 'Block', vv[4] || '–'),
+        field('occupancy', 'Occupancy', `${fmtFrac(vv[5])} theoretical, ${fmtFrac(vv[6])} achieved`),
+        stats ? field('count', 'Launches of this kernel', fmtInt(stats.count)) : null,
+        stats ? field('stats', 'Its durations', `mean ${fmtNs(stats.mean_ns)}, median ${fmtNs(stats.median_ns)}, min ${fmtNs(stats.min_ns)}, max ${fmtNs(stats.max_ns)}; ${fmtPct(stats.percent)} of kernel time`) : null,
+        stats && stats.percent_of_roof !== null ? field('roof', 'Roofline', `${fmtPct(stats.percent_of_roof)} of roof at ${stats.arithmetic_intensity.toPrecision(3)} FLOP/B`) : null);
+      details.hidden = false;
+      TM.timeline.selected = { name, op, backend: vv[2], count: stats ? stats.count : null };
+    }
+    function drawSelection(ctx) {
+      if (!selected) return;
+      const r = rows.find((x) => x.lane === selected.lane);
+      const x0 = xOf(selected.lane.s[selected.i]), x1 = xOf(selected.lane.s[selected.i] + selected.lane.d[selected.i]);
+      if (x1 < LABEL_W || x0 > LABEL_W + plotW()) return;
+      ctx.save(); ctx.strokeStyle = cv('--focus'); ctx.lineWidth = 2;
+      ctx.strokeRect(Math.max(LABEL_W, x0) - 1, r.y - 1, Math.max(2, x1 - x0) + 2, LANE_H + 2);
+      ctx.restore();
+    }
 
     function showTip(x, y) {
       const row = rows.find((r) => y >= r.y && y <= r.y + rowH(r));
@@ -1015,11 +1077,7 @@
       const l = row.lane;
       const range = t < rawEnd() ? rawRange(l) : null;
       if (range) {
-        let hit = -1;
-        for (let i = Math.min(range[1], lowerBound(l.s, t + slack)) - 1; i >= range[0]; i--) {
-          if (l.s[i] + l.d[i] + slack >= t) { hit = i; break; }
-          if (l.s[i] < t - l.max_duration_ns - slack) break;
-        }
+        const hit = hitKernel(l, t, slack, range);
         if (hit < 0) { tip.hidden = true; return; }
         const vv = variants[l.v[hit]];
         lines.push(['Kernel', names[vv[0]]], ['Op', names[vv[1]] || '–'], ['Backend', vv[2]],
