@@ -290,6 +290,44 @@ async function checkGapsAndSteps(page, inputs, label) {
     `${label}: ${state.markers} ProfilerStep markers drawn, ${state.steps} embedded; timeline has ${steps} steps`);
 }
 
+// Drill-down: a click on an op row of the Compute panel highlights exactly the kernels it launched
+// (as many as `ops --format json` counts) and zooms the timeline to them; the search box finds
+// kernels by name (as many launches as `kernels --format json` has for the names containing it).
+async function checkDrillDown(page, inputs, label) {
+  const ops = runJson('ops', '--format', 'json', ...inputs).rows.filter((r) => r.origin === 'op' && r.kernels > 0);
+  for (const op of ops.slice(0, 3)) {
+    await page.click(`#ops-table tbody tr[data-name="${op.name}"]`);
+    const got = await page.evaluate((name) => {
+      // The op's kernels' first start and last end, from the embedded boxes.
+      const T = window.__tm.data.timeline;
+      let first = Infinity, last = -Infinity;
+      for (const l of T.lanes) {
+        let t = 0;
+        for (let i = 0; i < l.s.length; i++) {
+          t += l.s[i];
+          if (T.names[T.variants[l.v[i]][1]] === name) { first = Math.min(first, t); last = Math.max(last, t + l.d[i]); }
+        }
+      }
+      return { n: window.__tm.timeline.highlighted, view: { ...window.__tm.timeline.view }, first, last };
+    }, op.name);
+    check(got.n === op.kernels, `${label}: clicking op ${op.name} highlights ${got.n} kernels (ops: ${op.kernels})`);
+    const span = got.last - got.first;
+    check(got.view.v0 <= got.first && got.view.v1 >= got.last && got.view.v1 - got.view.v0 <= 1.11 * span + 400,
+      `${label}: and zooms the timeline to its kernels (${(span / 1e6).toFixed(3)} ms, window ${((got.view.v1 - got.view.v0) / 1e6).toFixed(3)} ms)`);
+  }
+  const query = 'ncclKernel';
+  const expected = runJson('kernels', '--format', 'json', ...inputs).rows
+    .filter((r) => r.name.toLowerCase().includes(query.toLowerCase())).reduce((a, r) => a + r.count, 0);
+  const opsNamed = ops.filter((r) => r.name.toLowerCase().includes(query.toLowerCase())).length;
+  await page.fill('#tl-search', query);
+  const n = await page.evaluate(() => window.__tm.timeline.highlighted);
+  check(expected > 0 && opsNamed === 0 && n === expected, `${label}: searching "${query}" finds ${n} kernels (kernels: ${expected})`);
+  await page.fill('#tl-search', '');
+  check(await page.evaluate(() => window.__tm.timeline.highlighted === null), `${label}: clearing the search clears the highlight`);
+  await page.focus('#tl-canvas');
+  await page.keyboard.press('0');
+}
+
 function checkClean(ctx, label) {
   check(ctx.errors.length === 0, `${label}: no console errors${ctx.errors.length ? ': ' + ctx.errors[0] : ''}`);
   check(ctx.requests.length === 0, `${label}: no network requests${ctx.requests.length ? ': ' + ctx.requests[0] : ''}`);
@@ -308,6 +346,7 @@ const ncuFixture = [path.join(root, 'tests/data/ncu_raw_fixture.csv')];
   await checkTimeline(ctx.page, 'demo');
   await checkTooltip(ctx.page, demo, 'demo');
   await checkGapsAndSteps(ctx.page, demo, 'demo');
+  await checkDrillDown(ctx.page, demo, 'demo');
   await checkReadable(ctx.page, 'demo');
   const gaps = await ctx.page.evaluate(() => window.__tm.data.timeline.gaps.reduce((a, g) => a + g.s.length, 0));
   const expectedGaps = runJson('timeline', '--format', 'json', ...demo).devices.reduce((a, d) => a + d.gaps.count, 0);

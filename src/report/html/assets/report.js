@@ -914,9 +914,11 @@
             if (w < 1) { const px = Math.floor(x0); if (px === lastPx) continue; lastPx = px; } // one box per pixel
             const colour = colorOfVariant(l.v[i]);
             if (colour !== lastColour) { ctx.fillStyle = colour; lastColour = colour; } // parsing a colour costs more than a rect
+            if (highlight) ctx.globalAlpha = highlight[l.v[i]] ? 1 : 0.15;
             ctx.fillRect(x0, y + 1, Math.max(1, w), LANE_H - 2);
             drawn++;
           }
+          ctx.globalAlpha = 1;
         }
         if (lodFrom < view.v1) {
           const lv = l.lod[levelFor(l, nsPerPx)];
@@ -1007,6 +1009,37 @@
       else return;
       e.preventDefault();
     });
+
+    // Highlighted kernels: those whose variant matches (a search by kernel or op name, or the op
+    // clicked in the Compute panel); the others are drawn faint. null: no highlight.
+    let highlight = null; // Uint8Array over variants
+    const found = document.getElementById('tl-found');
+    function setHighlight(matches, what, zoomTo) {
+      if (!matches) { highlight = null; found.textContent = ''; TM.timeline.highlighted = null; schedule(); return; }
+      highlight = new Uint8Array(variants.length);
+      variants.forEach((vv, i) => { if (matches(vv)) highlight[i] = 1; });
+      let count = 0, first = Infinity, last = -Infinity;
+      for (const l of lanes) {
+        for (let i = 0; i < l.s.length; i++) {
+          if (!highlight[l.v[i]]) continue;
+          count++;
+          first = Math.min(first, l.s[i]); last = Math.max(last, l.s[i] + l.d[i]);
+        }
+      }
+      TM.timeline.highlighted = count;
+      found.textContent = `${fmtInt(count)} kernels ${what}` + (T.raw_complete ? '' : ' (of the kernels with single boxes, left of the dashed line)');
+      if (zoomTo && count) { const pad = Math.max(200, (last - first) * 0.05); setView(first - pad, last + pad); }
+      schedule();
+    }
+    const search = document.getElementById('tl-search');
+    search.addEventListener('input', () => {
+      const q = search.value.trim().toLowerCase();
+      setHighlight(q ? (vv) => names[vv[0]].toLowerCase().includes(q) || (names[vv[1]] || '').toLowerCase().includes(q) : null,
+        `match "${search.value.trim()}" (kernel or op name)`, false);
+    });
+    search.addEventListener('keydown', (e) => { if (e.key === 'Enter') setHighlight(null); });
+    // The Compute panel: a click on an op row highlights the kernels it launched and zooms to them.
+    TM.timeline.highlightOp = (op) => setHighlight((vv) => names[vv[1]] === op, `launched by ${op}`, true);
 
     // The raw box of lane l under time t (within slack), or -1.
     function hitKernel(l, t, slack, range) {
@@ -1156,6 +1189,12 @@
   renderOccupancy();
   renderDiff();
   renderCompare();
+  document.querySelector('#ops-table tbody').addEventListener('click', (e) => {
+    const tr = e.target.closest('tr');
+    if (!tr) return;
+    TM.timeline.highlightOp(tr.dataset.name);
+    document.getElementById('timeline').scrollIntoView();
+  });
   tidyTables();
   TM.ready = true;
 })();
