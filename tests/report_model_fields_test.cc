@@ -240,7 +240,9 @@ std::vector<Json> SumPieces(const Json& path) {
 
 // The Ranks section of the DLRM job's report: the job, each rank's clock and waits, and by_type
 // are `collectives --format json`'s; each rank's median step and straggler mark the ranks rows of
-// `timeline --format json`; each step's figures `critical-path --format json`'s, without the path.
+// `timeline --format json`; each step's figures `critical-path --format json`'s; its path the same
+// pieces in each rank's own clock from the timeline's t0 (aligned time + the rank's clock offset of
+// `collectives` - t0); the collectives collectives' rows without their per-rank timings.
 TEST(ReportModelFields, JobSectionIsThatOfCollectivesTimelineAndCriticalPathJson) {
   const Json model = ReportModel({kDlrm});
   const Json& job = model["job"];
@@ -269,6 +271,17 @@ TEST(ReportModelFields, JobSectionIsThatOfCollectivesTimelineAndCriticalPathJson
   EXPECT_TRUE(job["ranks"][7]["straggler"].get<bool>());  // last at five of the eight collectives
   EXPECT_LT(stragglers, 8u);
   ExpectSameRows(job["by_type"], collectives["by_type"], "by_type");
+  ASSERT_EQ(job["collectives"].size(), collectives["collectives"].size());  // 2,000 at most
+  for (size_t i = 0; i < job["collectives"].size(); ++i) {
+    Json expected = collectives["collectives"][i];
+    expected.erase("ranks");
+    EXPECT_EQ(job["collectives"][i], expected) << "collective " << i;
+  }
+  std::map<int64_t, int64_t> offset_of_rank;
+  for (const Json& r : collectives["ranks"]) {
+    offset_of_rank[r["rank"].get<int64_t>()] = r["clock_offset_ns"].get<int64_t>();
+  }
+  const int64_t t0 = model["timeline"]["t0_ns"].get<int64_t>();
 
   const Json steps = CommandJson({"critical-path", kDlrm})["steps"];
   ASSERT_FALSE(steps.empty());
@@ -280,8 +293,18 @@ TEST(ReportModelFields, JobSectionIsThatOfCollectivesTimelineAndCriticalPathJson
     Json expected = steps[i];
     expected.erase("path");
     ExpectHasValuesOf(step, expected, what);
-    EXPECT_FALSE(step.contains("path")) << what << ": the pieces are not embedded";
     EXPECT_EQ(step["piece_count"], path.size()) << what;
+    ASSERT_TRUE(step["path_embedded"].get<bool>()) << what;  // DLRM's steps are far below the cap
+    ASSERT_EQ(step["path"].size(), path.size()) << what;
+    for (size_t k = 0; k < path.size(); ++k) {
+      const Json& piece = step["path"][k];
+      const int64_t shift = offset_of_rank.at(path[k]["rank"].get<int64_t>()) - t0;
+      EXPECT_EQ(piece["rank"], path[k]["rank"]) << what << " piece " << k;
+      EXPECT_EQ(piece["category"], path[k]["category"]) << what << " piece " << k;
+      EXPECT_EQ(piece["name"], path[k]["name"]) << what << " piece " << k;
+      EXPECT_EQ(piece["s"].get<int64_t>(), path[k]["start_ns"].get<int64_t>() + shift) << what;
+      EXPECT_EQ(piece["e"].get<int64_t>(), path[k]["end_ns"].get<int64_t>() + shift) << what;
+    }
     std::vector<Json> sums = SumPieces(path);
     EXPECT_EQ(step["group_count"], sums.size()) << what;
     std::stable_sort(sums.begin(), sums.end(),

@@ -52,9 +52,10 @@ CommandRunner AddReportCommand(CLI::App* app) {
       ->check(CLI::Range(0.0, 1e6))
       ->capture_default_str();
   command
-      ->add_option("--max-boxes", options->max_boxes,
-                   "raw kernel boxes embedded for the timeline, over all lanes (beyond them the "
-                   "timeline shows precomputed buckets)")
+      ->add_option(
+          "--max-boxes", options->max_boxes,
+          "raw kernel and copy boxes embedded for the timeline, over all lanes, and twice as "
+          "many host boxes (beyond them the timeline shows precomputed buckets)")
       ->capture_default_str();
   command->add_flag("--compare", options->compare,
                     "the traces are the same workload on different devices or software: add "

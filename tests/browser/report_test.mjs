@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import zlib from 'node:zlib';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -44,6 +45,18 @@ function check(ok, what) {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
   if (!ok) failures++;
 }
+// A Kineto trace's events, read here with node's own gzip and JSON: no tensormorph code.
+const traceEvents = (file) => JSON.parse((file.endsWith('.gz') ? zlib.gunzipSync(fs.readFileSync(file)) : fs.readFileSync(file)).toString('utf8')).traceEvents;
+const usToNs = (us) => Math.round(Number(us) * 1000); // Kineto's µs with 3 decimals
+// The page's times are ns from its t0; the file's, µs on its own clock. ProfilerStep#N is in both:
+// the difference of their starts maps one onto the other.
+async function clockOffset(page, events) {
+  const steps = await page.evaluate(() => window.__tm.data.timeline.steps.filter((s) => s.input === 0));
+  const st = steps[Math.floor(steps.length / 2)];
+  const ev = events.find((e) => e.ph === 'X' && e.cat === 'user_annotation' && e.name === `ProfilerStep#${st.number}`);
+  return { offset: usToNs(ev.ts) - st.s, step: st };
+}
+const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 const runJson = (...a) => JSON.parse(execFileSync(tm, a, { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }));
 
 function report(name, inputs, extra = []) {
@@ -146,6 +159,19 @@ async function checkFindings(page, inputs, label) {
   check(findings.length > 0 && shown.length === findings.length &&
     findings.every((f, i) => shown[i][0] === f.rule && shown[i][1] === String(f.estimated_gain_ns)),
     `${label}: the summary lists the ${findings.length} findings of findings JSON in its order (${shown.map((s) => s[0]).join(', ')})`);
+  // Each links to where it happens: its longest gap in view, or its kernels or ops highlighted.
+  for (let i = 0; i < findings.length; i++) {
+    const f = findings[i];
+    await page.click(`#findings li.finding:nth-child(${i + 1}) button.tl-link`);
+    await frames(page);
+    const got = await page.evaluate(() => ({ rule: window.__tm.timeline.finding, view: { ...window.__tm.timeline.view }, t0: window.__tm.data.timeline.t0_ns,
+      kernels: window.__tm.timeline.highlightedBoxes, host: window.__tm.timeline.highlightedHost }));
+    const gap = f.top.find((t) => t.figures.start_ns !== undefined);
+    const ok = gap ? got.view.v0 <= gap.figures.start_ns - got.t0 && got.view.v1 >= gap.figures.start_ns - got.t0 + gap.figures.length_ns
+      : got.kernels + got.host > 0;
+    check(got.rule === f.rule && ok, `${label}: finding ${f.rule} shows on the timeline (${gap ? `its longest gap, ${gap.figures.length_ns} ns, in view` : `${got.kernels} kernels and copies, ${got.host} host boxes highlighted`})`);
+  }
+  await page.fill('#tl-search', '');
 }
 
 // The occupancy columns read `tensormorph occupancy --format json`'s names.
@@ -189,7 +215,7 @@ async function checkTooltip(page, inputs, label) {
     for (let i = 0; i < l.s.length; i++) { t += l.s[i]; if (l.d[i] > bd) { bd = l.d[i]; best = i; bs = t; } }
     window.__tm.timeline.setView(bs - bd, bs + 2 * bd);
     const vv = T.variants[l.v[best]];
-    return { name: T.names[vv[0]], op: T.names[vv[1]] || '– (no op)', backend: vv[2] };
+    return { name: T.names[vv[0]], op: T.names[vv[1]] || '– (no op)', backend: vv[2], start: bs };
   });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const box = await page.locator('#tl-canvas').boundingBox();
@@ -211,11 +237,124 @@ async function checkTooltip(page, inputs, label) {
   const row = runJson('kernels', '--format', 'json', ...inputs).rows.find((r) => r.name === target.name && r.backend === target.backend);
   check(!shown.hidden && shown.kernel === target.name && shown.op === target.op && row && shown.count === row.count.toLocaleString('en-US'),
     `${label}: clicking the kernel shows it, its op (${shown.op}) and its ${shown.count} launches (kernels: ${row && row.count})`);
+  // Its launch call and queue delay, found in the trace file by the kernel's correlation id, and
+  // the arrow from that call to the kernel.
+  const events = traceEvents(inputs[0]);
+  const { offset } = await clockOffset(page, events);
+  const kernel = events.find((e) => e.cat === 'kernel' && e.name === target.name && usToNs(e.ts) - offset === target.start);
+  const call = kernel && events.find((e) => e.cat === 'cuda_runtime' && e.args && e.args.correlation === kernel.args.correlation);
+  const queue = call ? Math.max(0, usToNs(kernel.ts) - (usToNs(call.ts) + usToNs(call.dur))) : null;
+  await frames(page);
+  const sel = await page.evaluate(() => ({ ...window.__tm.timeline.selected, drawn: window.__tm.timeline.stats.arrows }));
+  check(call && sel.launch === call.name && sel.queue_ns === queue && sel.arrows === 1 && sel.drawn === 1,
+    `${label}: the kernel's launch call is ${sel.launch} (trace: ${call && call.name}, correlation ${kernel && kernel.args.correlation}), queue delay ${sel.queue_ns} ns (trace: ${queue}), ${sel.drawn} launch arrow drawn`);
+  check(sel.stack.length >= 1 && sel.stack[sel.stack.length - 1] === target.op, `${label}: the op's stack ends in its op (${sel.stack.join(' › ')})`);
   await page.focus('#tl-canvas');
+  await page.keyboard.press('u');
+  const upSel = await page.evaluate(() => window.__tm.timeline.selected);
+  await page.keyboard.press('j');
+  const downSel = await page.evaluate(() => window.__tm.timeline.selected);
+  check(upSel.kind === 'runtime' && upSel.name === call.name && upSel.kernels === 1 && downSel.kind === 'kernel' && downSel.name === target.name,
+    `${label}: u selects the launch call (${upSel.name}, ${upSel.kernels} kernel), j its kernel again`);
+  await page.keyboard.press('n');
+  const next = await page.evaluate(() => window.__tm.timeline.selected);
+  check(next.kind === 'kernel' && next !== null, `${label}: n selects the next kernel on the lane (${next.name.slice(0, 40)})`);
   await page.keyboard.press('Escape');
   check(await page.evaluate(() => document.getElementById('tl-details').hidden), `${label}: Escape clears the selection`);
   await page.mouse.move(0, 0);
   await page.keyboard.press('0');
+}
+
+// Host lanes: one per thread with host events in the trace file; zoomed into a window of a step,
+// the op boxes drawn (or merged into a pixel) are exactly the file's cpu_op events overlapping it.
+async function checkHostLanes(page, inputs, label) {
+  const events = traceEvents(inputs[0]);
+  const hostCats = new Set(['cpu_op', 'cuda_runtime', 'cuda_driver', 'user_annotation', 'python_function']);
+  const threads = new Set(events.filter((e) => e.ph === 'X' && hostCats.has(e.cat)).map((e) => `${e.pid}/${e.tid}`));
+  const lanes = await page.evaluate(() => window.__tm.timeline.hostLanes);
+  check(lanes > 0 && lanes === threads.size, `${label}: ${lanes} host lanes, one per thread with host events in the file (${threads.size})`);
+  const { offset, step } = await clockOffset(page, events);
+  for (const [from, to] of [[0.3, 0.32], [0.5, 0.6], [0, 1]]) {
+    const len = step.e - step.s;
+    await page.evaluate(([a, b]) => window.__tm.timeline.setView(a, b), [step.s + from * len, step.s + to * len]);
+    await frames(page);
+    const got = await page.evaluate(() => ({ ops: window.__tm.timeline.stats.hostOps, view: { ...window.__tm.timeline.view } }));
+    const want = events.filter((e) => e.ph === 'X' && e.cat === 'cpu_op').filter((e) => {
+      const s = usToNs(e.ts) - offset, end = s + usToNs(e.dur);
+      return s < got.view.v1 && end > got.view.v0;
+    }).length;
+    check(want > 0 && got.ops === want, `${label}: ${got.ops} op boxes in a ${((got.view.v1 - got.view.v0) / 1e3).toFixed(1)} µs window of step ${step.number}, the file has ${want} cpu_ops there`);
+  }
+  // A click on an op box selects it: its name and stack, and arrows to the kernels attributed to it.
+  const target = await page.evaluate(() => {
+    const tl = window.__tm.timeline;
+    for (const h of tl.hostLaneData) {
+      for (let i = 0; i < h.s.length; i++) {
+        if (h.depth[i] !== 1 || window.__tm.data.timeline.host_kinds[h.k[i]] !== 'op') continue;
+        const kernels = tl.laneData.reduce((a, l) => a + (l.ob ? l.ob.filter((x) => x === h.box_base + i).length : 0), 0);
+        if (!kernels) continue;
+        tl.setView(h.s[i] - h.d[i], h.s[i] + 2 * h.d[i]);
+        return { lane: h.index, depth: 1, name: window.__tm.data.timeline.names[h.n[i]], kernels };
+      }
+    }
+    return null;
+  });
+  await page.locator('#tl-canvas').scrollIntoViewIfNeeded();
+  await frames(page);
+  const box = await page.locator('#tl-canvas').boundingBox();
+  const geo = await page.evaluate((lane) => ({ top: window.__tm.timeline.hostTops[lane], h: window.__tm.timeline.hostRowH, w: window.__tm.timeline.labelW }), target.lane);
+  await page.mouse.click(box.x + geo.w + (box.width - geo.w - 10) / 2, box.y + geo.top + 1 + geo.h * 1.5);
+  await frames(page);
+  const sel = await page.evaluate(() => ({ ...window.__tm.timeline.selected, drawn: window.__tm.timeline.stats.arrows }));
+  check(sel.kind === 'op' && sel.name === target.name && sel.kernels === target.kernels && sel.stack.length === 2,
+    `${label}: clicking op ${target.name} selects it (stack ${sel.stack && sel.stack.join(' › ')}; ${sel.kernels} kernels, ${sel.drawn} arrows drawn)`);
+  await page.focus('#tl-canvas');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('0');
+}
+
+// A CUDA graph replay: a click on one of its kernels draws arrows from its cudaGraphLaunch to
+// every kernel, memcpy and memset of that replay: as many as the file has with the launch's
+// correlation id.
+async function checkGraphLaunch(page, inputs, label) {
+  const events = traceEvents(inputs[0]);
+  const deviceCats = ['kernel', 'gpu_memcpy', 'gpu_memset'];
+  const perCorrelation = new Map(), kernelsPer = new Map();
+  for (const e of events) {
+    if (!deviceCats.includes(e.cat)) continue;
+    perCorrelation.set(e.args.correlation, (perCorrelation.get(e.args.correlation) || 0) + 1);
+    if (e.cat === 'kernel') kernelsPer.set(e.args.correlation, (kernelsPer.get(e.args.correlation) || 0) + 1);
+  }
+  const launch = events.filter((e) => e.cat === 'cuda_runtime' && e.name === 'cudaGraphLaunch')
+    .sort((a, b) => (perCorrelation.get(b.args.correlation) || 0) - (perCorrelation.get(a.args.correlation) || 0))[0];
+  const kernel = events.find((e) => e.cat === 'kernel' && e.args.correlation === launch.args.correlation);
+  // The page's t0 is the first kernel or copy start in the file. Its times are absolute µs
+  // (1.7e15): differences first, so that no double holds a 1.7e18 ns value.
+  const t0 = Math.min(...events.filter((e) => deviceCats.includes(e.cat)).map((e) => e.ts));
+  const start = usToNs(kernel.ts - t0), dur = usToNs(kernel.dur);
+  const lane = await page.evaluate(([stream, start, dur]) => {
+    const tl = window.__tm.timeline, i = tl.laneData.findIndex((l) => l.stream === stream);
+    tl.setView(start - dur, start + 2 * dur);
+    return i;
+  }, [kernel.args.stream, start, dur]);
+  await page.locator('#tl-canvas').scrollIntoViewIfNeeded();
+  await frames(page);
+  const box = await page.locator('#tl-canvas').boundingBox();
+  const geo = await page.evaluate((i) => ({ top: window.__tm.timeline.laneTops[i], w: window.__tm.timeline.labelW }), lane);
+  await page.mouse.click(box.x + geo.w + (box.width - geo.w - 10) / 2, box.y + geo.top + 11);
+  // The whole replay in view: from the launch call to its last work's end.
+  const work = events.filter((e) => deviceCats.includes(e.cat) && e.args.correlation === launch.args.correlation);
+  const end = Math.max(...work.map((e) => e.ts + e.dur));
+  await page.evaluate(([a, b]) => window.__tm.timeline.setView(a, b), [usToNs(launch.ts - t0) - 1000, usToNs(end - t0) + 1000]);
+  await frames(page);
+  const sel = await page.evaluate(() => ({ ...window.__tm.timeline.selected, drawn: window.__tm.timeline.stats.arrows,
+    queue: document.querySelector('#tl-details [data-field="queue"]').textContent }));
+  const want = perCorrelation.get(launch.args.correlation), kernels = kernelsPer.get(launch.args.correlation);
+  check(kernels > 1 && sel.name === kernel.name && sel.launch === 'cudaGraphLaunch' && sel.arrows === want && sel.drawn === want &&
+    sel.queue.startsWith(`graph launch of ${kernels} kernels and ${want - kernels} copies or memsets`),
+    `${label}: a kernel of a graph replay draws ${sel.drawn} arrows from its cudaGraphLaunch (the file has ${kernels} kernels and ${want - kernels} copies/memsets with correlation ${launch.args.correlation}): "${sel.queue.slice(0, 60)}…"`);
+  await page.focus('#tl-canvas');
+  await page.keyboard.press('Escape');
 }
 
 // Tables that read at any width: at 1280 and 1920 px no cell's text overflows its cell, no table's
@@ -298,7 +437,7 @@ async function checkDrillDown(page, inputs, label) {
   for (const op of ops.slice(0, 3)) {
     await page.click(`#ops-table tbody tr[data-name="${op.name}"]`);
     const got = await page.evaluate((name) => {
-      // The op's kernels' first start and last end, from the embedded boxes.
+      // The first start and last end of the op's calls and its kernels, from the embedded boxes.
       const T = window.__tm.data.timeline;
       let first = Infinity, last = -Infinity;
       for (const l of T.lanes) {
@@ -308,12 +447,19 @@ async function checkDrillDown(page, inputs, label) {
           if (T.names[T.variants[l.v[i]][1]] === name) { first = Math.min(first, t); last = Math.max(last, t + l.d[i]); }
         }
       }
+      for (const h of T.host_lanes) {
+        let t = 0;
+        for (let i = 0; i < h.s.length; i++) {
+          t += h.s[i];
+          if (T.names[T.host_labels[h.n[i]][0]] === name) { first = Math.min(first, t); last = Math.max(last, t + h.d[i]); }
+        }
+      }
       return { n: window.__tm.timeline.highlighted, view: { ...window.__tm.timeline.view }, first, last };
     }, op.name);
     check(got.n === op.kernels, `${label}: clicking op ${op.name} highlights ${got.n} kernels (ops: ${op.kernels})`);
     const span = got.last - got.first;
     check(got.view.v0 <= got.first && got.view.v1 >= got.last && got.view.v1 - got.view.v0 <= 1.11 * span + 400,
-      `${label}: and zooms the timeline to its kernels (${(span / 1e6).toFixed(3)} ms, window ${((got.view.v1 - got.view.v0) / 1e6).toFixed(3)} ms)`);
+      `${label}: and zooms the timeline to its calls and kernels (${(span / 1e6).toFixed(3)} ms, window ${((got.view.v1 - got.view.v0) / 1e6).toFixed(3)} ms)`);
   }
   const query = 'ncclKernel';
   const expected = runJson('kernels', '--format', 'json', ...inputs).rows
@@ -345,6 +491,7 @@ const ncuFixture = [path.join(root, 'tests/data/ncu_raw_fixture.csv')];
   await checkKernels(ctx.page, demo, 'demo');
   await checkTimeline(ctx.page, 'demo');
   await checkTooltip(ctx.page, demo, 'demo');
+  await checkHostLanes(ctx.page, demo, 'demo');
   await checkGapsAndSteps(ctx.page, demo, 'demo');
   await checkDrillDown(ctx.page, demo, 'demo');
   await checkReadable(ctx.page, 'demo');
@@ -430,6 +577,15 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
   check(title === steps[1], `multirank: clicking step ${steps[1]} shows its path (${title})`);
   await ctx.page.locator('#timeline').screenshot({ path: path.join(out, 'multirank-timeline.png') });
   checkClean(ctx, 'multirank');
+  await ctx.context.close();
+}
+
+// 4b. A CUDA-graph trace (A100, Triton kernels replayed by cudaGraphLaunch).
+{
+  const graph = [path.join(shared, 'kineto/hta_cudagraph/a100_ws16_cudagraph_triton_rank0.json.gz')];
+  const ctx = await open(report('cudagraph', graph));
+  await checkGraphLaunch(ctx.page, graph, 'cudagraph');
+  checkClean(ctx, 'cudagraph');
   await ctx.context.close();
 }
 
@@ -542,6 +698,25 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
     `dlrm: step ${shown.step}'s composition is critical-path's (${shown.parts.map(([c, , p]) => `${c} ${p}`).join(', ')} of ${step.length_ns} ns)`);
   check(shown.bar === step.length_ns, `dlrm: the composition bar's parts add up to the step's length (${shown.bar} ns)`);
   check(shown.top === 10, `dlrm: the top ${shown.top} pieces of the path are listed`);
+  // The collectives table: collectives' rows (by index), each with its last rank to arrive.
+  const calls = await ctx.page.$$eval('#collective-calls tbody tr', (trs) => trs.map((tr) => ({
+    index: Number(tr.querySelector('td[data-key="index"]').dataset.value),
+    last: Number(tr.querySelector('td[data-key="last_rank"]').dataset.value),
+    skew: Number(tr.querySelector('td[data-key="skew_ns"]').dataset.value),
+    marked: tr.querySelector('td[data-key="last_rank"]').classList.contains('last-rank'),
+  })));
+  const byIndex = new Map(collectives.collectives.map((c) => [c.index, c]));
+  check(calls.length === Math.min(2000, collectives.collectives.length) &&
+    calls.every((c) => byIndex.get(c.index) && byIndex.get(c.index).last_rank === c.last && byIndex.get(c.index).skew_ns === c.skew && c.marked),
+    `dlrm: the collectives table has ${calls.length} rows (collectives: ${collectives.collectives.length}), each with collectives' last rank and skew, marked`);
+  // The step's critical path across the rank lanes, its pieces those of critical-path.
+  await ctx.page.click('#cp-show');
+  await frames(ctx.page);
+  const drawn = await ctx.page.evaluate(() => ({ step: window.__tm.timeline.pathStep, pieces: window.__tm.timeline.stats.pathPieces,
+    rows: window.__tm.timeline.stats.pathRows, embedded: window.__tm.data.job.critical_path[0].path.length }));
+  check(drawn.step === step.step && drawn.embedded === step.path.length && drawn.pieces === step.path.length && drawn.rows >= Math.min(2, step.ranks.length),
+    `dlrm: step ${drawn.step}'s critical path drawn on the timeline: ${drawn.pieces} pieces (critical-path: ${step.path.length}) on ${drawn.rows} rows of ranks ${step.ranks.join(', ')}`);
+  await ctx.page.locator('#timeline').screenshot({ path: path.join(out, 'dlrm-timeline.png') });
   await ctx.page.locator('#ranks').screenshot({ path: path.join(out, 'dlrm-ranks.png') });
   checkClean(ctx, 'dlrm');
   await ctx.context.close();

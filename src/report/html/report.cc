@@ -57,6 +57,7 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
   // the other analyses; each thread reads the occupancy through its own shared_future.
   LaneOptions lane_options;
   lane_options.max_raw_boxes = options.max_raw_boxes;
+  lane_options.max_raw_host_boxes = 2 * options.max_raw_boxes;
   std::future<Json> lanes_task = std::async(policy, [&inputs, &lane_options, occupancy_task] {
     return BuildTimelineLanes(inputs, occupancy_task.get(), lane_options);
   });

@@ -22,7 +22,7 @@ namespace tensormorph {
 
 struct ReportPageOptions {
   TimelineOptions timeline;
-  size_t max_raw_boxes = 100'000;  // LaneOptions::max_raw_boxes
+  size_t max_raw_boxes = 100'000;  // LaneOptions::max_raw_boxes; host items: twice as many
   std::string title = "tensormorph report";
   // Run the analyses side by side, one thread each (false: one after another, for --threads 1).
   bool concurrent = true;

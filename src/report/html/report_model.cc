@@ -198,7 +198,19 @@ Json RankRow(Json row, const Json& per_rank, const TimelineResult& timeline) {
 // A step of `critical-path --format json` without its path: the piece count, and the first
 // kTopPieces of the pieces summed by (rank, kind, name) with how many such sums there are.
 constexpr size_t kTopPieces = 10;
-Json StepWithTopPieces(const std::vector<const Trace*>& traces, const CriticalPathStep& step) {
+// The path itself, for the timeline to draw across the rank lanes: {input, rank, category, name,
+// s, e} with s and e in the rank's own clock relative to the timeline's t0 (the path's times are
+// aligned, rank time - offset, so the offset is added back), as the lanes are drawn. At most
+// kMaxPathPieces pieces over all steps, whole steps first to last; `path_embedded` says whether
+// a step's are.
+constexpr size_t kMaxPathPieces = 20'000;
+struct PathFrame {
+  int64_t t0 = 0;
+  std::map<int, int64_t> offset_by_input;
+  size_t budget = kMaxPathPieces;
+};
+Json StepWithTopPieces(const std::vector<const Trace*>& traces, const CriticalPathStep& step,
+                       PathFrame* frame) {
   const std::vector<PathPieceSum> sums = SumPathPieces(step);
   Json top = Json::array();
   for (size_t i = 0; i < sums.size() && i < kTopPieces; ++i) {
@@ -212,14 +224,52 @@ Json StepWithTopPieces(const std::vector<const Trace*>& traces, const CriticalPa
   }
   Json out = CriticalPathStepJson(traces, step);
   out["piece_count"] = step.path.size();
+  out["path_embedded"] = step.path.size() <= frame->budget;
+  if (step.path.size() <= frame->budget) {
+    frame->budget -= step.path.size();
+    Json path = Json::array();
+    for (const PathPiece& p : step.path) {
+      auto offset = frame->offset_by_input.find(p.input);
+      const int64_t shift =
+          (offset != frame->offset_by_input.end() ? offset->second : 0) - frame->t0;
+      path.push_back({{"input", p.input},
+                      {"rank", OrNull(p.rank)},
+                      {"category", PathCategoryName(p.kind)},
+                      {"name", p.name},
+                      {"s", p.start_ns + shift},
+                      {"e", p.end_ns + shift}});
+    }
+    out["path"] = std::move(path);
+  }
   out["group_count"] = sums.size();
   out["top"] = std::move(top);
   return out;
 }
 
+// The collectives table: `collectives --format json`'s rows without their per-rank timings (a
+// 256-rank job would repeat 256 of them per row), the kMaxCollectiveRows with the most skew when
+// there are more, by index.
+constexpr size_t kMaxCollectiveRows = 2000;
+Json CollectiveRows(Json rows) {
+  if (rows.size() > kMaxCollectiveRows) {
+    std::vector<Json> all(std::make_move_iterator(rows.begin()),
+                          std::make_move_iterator(rows.end()));
+    std::stable_sort(all.begin(), all.end(), [](const Json& a, const Json& b) {
+      return a["skew_ns"].get<int64_t>() > b["skew_ns"].get<int64_t>();
+    });
+    all.resize(kMaxCollectiveRows);
+    std::stable_sort(all.begin(), all.end(), [](const Json& a, const Json& b) {
+      return a["index"].get<int64_t>() < b["index"].get<int64_t>();
+    });
+    rows = Json(std::move(all));
+  }
+  for (Json& row : rows) row.erase("ranks");
+  return rows;
+}
+
 // The Ranks section: the job (`collectives --format json`'s "job" members), a row per rank, the
 // collectives by type and size, the critical path per step, and both analyses' warnings once each.
-Json Job(const ReportData& data) {
+Json Job(const ReportData& data, int64_t t0) {
   const std::vector<const Trace*> traces = TracesOf(data.inputs);
   Json collectives = CollectivesJson(traces, *data.collectives);
   Json job = std::move(collectives["job"]);
@@ -234,9 +284,14 @@ Json Job(const ReportData& data) {
   }
   job["ranks"] = std::move(ranks);
   job["by_type"] = std::move(collectives["by_type"]);
+  job["collectives"] = CollectiveRows(std::move(collectives["collectives"]));
   Json steps = Json::array();
+  PathFrame frame;
+  frame.t0 = t0;
+  for (const RankClock& c : data.critical_path->clocks)
+    frame.offset_by_input[c.input] = c.offset_ns;
   for (const CriticalPathStep& s : data.critical_path->steps) {
-    steps.push_back(StepWithTopPieces(traces, s));
+    steps.push_back(StepWithTopPieces(traces, s, &frame));
   }
   job["critical_path"] = std::move(steps);
   Json warnings = std::move(collectives["warnings"]);
@@ -284,7 +339,9 @@ Json BuildReportModel(const ReportData& data, Json timeline_lanes) {
   doc["diff"] = data.diff ? Diff(*data.diff) : Json(nullptr);
   // The document of `tensormorph compare --format json`, as it is.
   doc["compare"] = data.compare ? CompareJson(TracesOf(data.inputs), *data.compare) : Json(nullptr);
-  doc["job"] = data.collectives && data.critical_path ? Job(data) : Json(nullptr);
+  doc["job"] = data.collectives && data.critical_path
+                   ? Job(data, doc["timeline"]["t0_ns"].get<int64_t>())
+                   : Json(nullptr);
   return doc;
 }
 

@@ -10,6 +10,8 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "report/html/host_lanes.h"
+#include "report/html/lane_lod.h"
 #include "tensormorph/analysis/kernels.h"
 
 namespace tensormorph {
@@ -39,6 +41,7 @@ struct VariantKey {
   std::string name, op;
   Backend backend;
   LaunchShape shape;
+  uint8_t work;  // WorkKind
   auto operator<=>(const VariantKey&) const = default;
 };
 
@@ -48,14 +51,15 @@ struct VariantIds {
   uint32_t input, name, op;  // op: the op's name id + 1, 0 for none
   Backend backend;
   LaunchShape shape;
+  uint8_t work;
   bool operator==(const VariantIds&) const = default;
 };
 struct VariantIdsHash {
   size_t operator()(const VariantIds& v) const {
     uint64_t h = 14695981039346656037ULL;  // FNV-1a over the fields
-    for (uint32_t x :
-         {v.input, v.name, v.op, static_cast<uint32_t>(v.backend), v.shape.gx, v.shape.gy,
-          v.shape.gz, v.shape.bx, v.shape.by, v.shape.bz, v.shape.registers, v.shape.shared}) {
+    for (uint32_t x : {v.input, v.name, v.op, static_cast<uint32_t>(v.backend), v.shape.gx,
+                       v.shape.gy, v.shape.gz, v.shape.bx, v.shape.by, v.shape.bz,
+                       v.shape.registers, v.shape.shared, uint32_t{v.work}}) {
       h = (h ^ x) * 1099511628211ULL;
     }
     return h;
@@ -69,26 +73,43 @@ std::string Dims(uint32_t x, uint32_t y, uint32_t z) {
   return fmt::format("{}×{}×{}", x, y, z);
 }
 
-struct LaneKernels {
+// What a device box is: the variant's last field names it.
+enum class WorkKind : uint8_t { kKernel, kMemcpy, kMemset };
+constexpr const char* kWorkKindNames[] = {"kernel", "memcpy", "memset"};
+
+// A lane's rows are indices into the input's kernels or, with kTransferBit set, its transfers.
+constexpr uint32_t kTransferBit = 1u << 31;
+
+struct LaneWork {
   int input = 0;
   uint32_t device = kNoDevice;
   int64_t stream = -1;
-  std::vector<uint32_t> rows;  // indices into the input's kernels, by start
+  std::vector<uint32_t> rows;  // by start
 };
 
-// Adds [start, end) of variant `v` into the bucket arrays of width `width` (ns).
-void AddToBuckets(int64_t start, int64_t end, uint32_t v, int64_t width, std::vector<int64_t>* busy,
-                  std::vector<std::unordered_map<uint32_t, int64_t>>* by, size_t count) {
-  if (end <= start) end = start + 1;  // zero-length launches still mark their bucket
-  size_t first = static_cast<size_t>(start / width);
-  size_t last = std::min(count - 1, static_cast<size_t>((end - 1) / width));
-  for (size_t b = first; b <= last && b < count; ++b) {
-    const int64_t lo = std::max(start, static_cast<int64_t>(b) * width);
-    const int64_t hi = std::min(end, static_cast<int64_t>(b + 1) * width);
-    if (hi <= lo) continue;
-    (*busy)[b] += hi - lo;
-    (*by)[b][v] += hi - lo;
+// One row of a lane, whichever table it is in.
+struct DeviceWork {
+  int64_t start, duration;
+  StringId name;
+  uint32_t device;
+  const WorkLink* link;
+  const Kernel* kernel;  // null for a transfer
+  WorkKind kind;
+};
+DeviceWork WorkOf(const Trace& t, const TraceLinks& l, uint32_t row) {
+  if ((row & kTransferBit) != 0) {
+    const uint32_t x = row & ~kTransferBit;
+    const Transfer& c = t.transfers[x];
+    return {c.start_ns,
+            c.duration_ns,
+            c.name,
+            c.device,
+            &l.transfers[x],
+            nullptr,
+            c.kind == TransferKind::kMemset ? WorkKind::kMemset : WorkKind::kMemcpy};
   }
+  const Kernel& k = t.kernels[row];
+  return {k.start_ns, k.duration_ns, k.name, k.device, &l.kernels[row], &k, WorkKind::kKernel};
 }
 
 }  // namespace
@@ -103,24 +124,36 @@ Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
                         r.occupancy.occupancy);
   }
 
-  // Lanes in (input, device, stream) order: the trace's own kernel order (DESIGN §2).
+  // Lanes in (input, device, stream) order, each holding that stream's kernels and copies.
   int64_t t0 = std::numeric_limits<int64_t>::max(), t1 = std::numeric_limits<int64_t>::min();
-  std::vector<LaneKernels> lanes;
+  std::map<std::tuple<int, uint32_t, int64_t>, LaneWork> by_stream;
+  size_t kernel_count = 0, copy_count = 0;
   for (size_t i = 0; i < traces.size(); ++i) {
     const Trace& t = *traces[i];
+    const int input = static_cast<int>(i);
+    LaneWork* last = nullptr;  // rows come grouped by stream: look the lane up once per run
+    auto add = [&](uint32_t device, int64_t stream, uint32_t row, int64_t start, int64_t end) {
+      if (last == nullptr || last->device != device || last->stream != stream) {
+        last = &by_stream[{input, device, stream}];
+        if (last->rows.empty()) *last = {input, device, stream, {}};
+      }
+      last->rows.push_back(row);
+      t0 = std::min(t0, start);
+      t1 = std::max(t1, end);
+    };
     for (uint32_t k = 0; k < t.kernels.size(); ++k) {
       const Kernel& kernel = t.kernels[k];
-      if (lanes.empty() || lanes.back().input != static_cast<int>(i) ||
-          lanes.back().device != kernel.device || lanes.back().stream != kernel.stream) {
-        lanes.push_back({static_cast<int>(i), kernel.device, kernel.stream, {}});
-      }
-      lanes.back().rows.push_back(k);
-      t0 = std::min(t0, kernel.start_ns);
-      t1 = std::max(t1, kernel.end_ns());
+      add(kernel.device, kernel.stream, k, kernel.start_ns, kernel.end_ns());
     }
+    for (uint32_t x = 0; x < t.transfers.size(); ++x) {
+      const Transfer& c = t.transfers[x];
+      add(c.device, c.stream, x | kTransferBit, c.start_ns, c.start_ns + c.duration_ns);
+    }
+    kernel_count += t.kernels.size();
+    copy_count += t.transfers.size();
   }
   Json out = Json::object();
-  if (lanes.empty()) {
+  if (by_stream.empty()) {
     out["t0_ns"] = 0;
     out["span_ns"] = 0;
     out["lanes"] = Json::array();
@@ -128,69 +161,78 @@ Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
     out["names"] = Json::array();
     return out;
   }
-  // A lane could in principle repeat (unsorted input): keep each lane's rows sorted by start.
-  // They come sorted from the import: checking is cheaper than sorting again.
-  for (LaneKernels& lane : lanes) {
+  std::vector<LaneWork> lanes;
+  for (auto& [key, lane] : by_stream) {
+    // Kernels come sorted from the import, and a stream's copies too: merge the two.
     const Trace& t = *traces[lane.input];
-    auto by_start = [&](uint32_t a, uint32_t b) {
-      return t.kernels[a].start_ns < t.kernels[b].start_ns;
+    auto start_of = [&](uint32_t row) {
+      return (row & kTransferBit) != 0 ? t.transfers[row & ~kTransferBit].start_ns
+                                       : t.kernels[row].start_ns;
     };
+    auto by_start = [&](uint32_t a, uint32_t b) { return start_of(a) < start_of(b); };
     if (!std::is_sorted(lane.rows.begin(), lane.rows.end(), by_start)) {
       std::stable_sort(lane.rows.begin(), lane.rows.end(), by_start);
     }
+    lanes.push_back(std::move(lane));
   }
   const int64_t span = std::max<int64_t>(1, t1 - t0);
 
-  // One cut in time for raw boxes: the budget-th earliest start over every lane.
+  // One cut in time for raw boxes, kernels and host items alike: the earlier of the
+  // budget-th earliest kernel start and the host budget-th earliest host item start.
   int64_t raw_until = std::numeric_limits<int64_t>::max();
   size_t total = 0;
-  for (const LaneKernels& lane : lanes) total += lane.rows.size();
+  for (const LaneWork& lane : lanes) total += lane.rows.size();
   if (total > options.max_raw_boxes) {
     std::vector<int64_t> starts;
     starts.reserve(total);
-    for (const LaneKernels& lane : lanes) {
-      for (uint32_t k : lane.rows) starts.push_back(traces[lane.input]->kernels[k].start_ns - t0);
+    for (const LaneWork& lane : lanes) {
+      const TraceLinks& l = inputs[lane.input]->links();
+      for (uint32_t row : lane.rows) {
+        starts.push_back(WorkOf(*traces[lane.input], l, row).start - t0);
+      }
     }
     std::nth_element(starts.begin(), starts.begin() + options.max_raw_boxes, starts.end());
     raw_until = starts[options.max_raw_boxes];  // kernels starting strictly before are kept
   }
+  const HostLanes host(inputs);
+  const int64_t host_cut = host.CutForBudget(options.max_raw_host_boxes);
+  if (host_cut != std::numeric_limits<int64_t>::max())
+    raw_until = std::min(raw_until, host_cut - t0);
 
   std::map<VariantKey, uint32_t> variant_ids;
   std::unordered_map<VariantIds, uint32_t, VariantIdsHash> variant_by_ids;
   Json variants = Json::array();
-  // Kernel and op names, interned once: variants refer to them by index.
-  std::unordered_map<std::string, uint32_t> name_ids;
-  Json names = Json::array();
-  auto intern = [&](const std::string& name) {
-    auto [it, added] = name_ids.emplace(name, static_cast<uint32_t>(names.size()));
-    if (added) names.push_back(name);
-    return it->second;
-  };
-  auto variant_of = [&](int input, const Trace& t, const TraceLinks& l, uint32_t k) -> uint32_t {
-    const Kernel& kernel = t.kernels[k];
+  TimelineNames names;  // kernel, op and host call names, interned once
+  auto variant_of = [&](int input, const Trace& t, const DeviceWork& w) -> uint32_t {
     const Backend backend =
-        kernel.device < t.devices.size() ? t.devices[kernel.device].backend : Backend::kOther;
-    const WorkLink& link = l.kernels[k];
-    const VariantIds ids{static_cast<uint32_t>(input), kernel.name,
-                         link.op != kNoRow ? t.slices[link.op].name + 1 : 0, backend,
-                         ShapeOf(kernel)};
+        w.device < t.devices.size() ? t.devices[w.device].backend : Backend::kOther;
+    const uint32_t op = w.link->op;
+    const LaunchShape shape = w.kernel != nullptr ? ShapeOf(*w.kernel) : LaunchShape{};
+    const VariantIds ids{static_cast<uint32_t>(input),
+                         w.name,
+                         op != kNoRow ? t.slices[op].name + 1 : 0,
+                         backend,
+                         shape,
+                         static_cast<uint8_t>(w.kind)};
     auto known = variant_by_ids.find(ids);
     if (known != variant_by_ids.end()) return known->second;
-    VariantKey key{std::string(t.str(kernel.name)),
-                   link.op != kNoRow ? std::string(t.str(t.slices[link.op].name)) : "", backend,
-                   ids.shape};
+    VariantKey key{std::string(t.str(w.name)),
+                   op != kNoRow ? std::string(t.str(t.slices[op].name)) : "", backend, shape,
+                   ids.work};
     auto [it, added] = variant_ids.emplace(key, static_cast<uint32_t>(variants.size()));
     if (added) {
-      const LaunchShape& shape = key.shape;
       Json v =
-          Json::array({intern(key.name), intern(key.op), BackendName(backend),
+          Json::array({names.Intern(key.name), names.Intern(key.op), BackendName(backend),
                        Dims(shape.gx, shape.gy, shape.gz), Dims(shape.bx, shape.by, shape.bz)});
       const int64_t block = int64_t{shape.bx} * std::max(1u, shape.by) * std::max(1u, shape.bz);
-      auto occ = theoretical.find({key.name, backend, block, shape.registers, shape.shared});
+      auto occ = w.kernel != nullptr
+                     ? theoretical.find({key.name, backend, block, shape.registers, shape.shared})
+                     : theoretical.end();
       v.push_back(occ != theoretical.end() ? Json(occ->second) : Json(nullptr));
-      v.push_back(kernel.achieved_occupancy_percent >= 0
-                      ? Json(kernel.achieved_occupancy_percent / 100.0)
+      v.push_back(w.kernel != nullptr && w.kernel->achieved_occupancy_percent >= 0
+                      ? Json(w.kernel->achieved_occupancy_percent / 100.0)
                       : Json(nullptr));
+      v.push_back(kWorkKindNames[key.work]);
       variants.push_back(std::move(v));
     }
     variant_by_ids.emplace(ids, it->second);
@@ -199,60 +241,47 @@ Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
 
   int64_t finest = std::max<int64_t>(
       1, (span + options.finest_buckets - 1) / static_cast<int64_t>(options.finest_buckets));
+  HostBoxIds host_ids;
+  Json host_labels;
+  Json host_lanes = host.Build(t0, span, raw_until, finest, &names, &host_ids, &host_labels);
+  size_t host_raw = 0;
+  for (const Json& lane : host_lanes) host_raw += lane["raw_count"].get<size_t>();
   Json lanes_json = Json::array();
   size_t raw_kept = 0;
-  for (const LaneKernels& lane : lanes) {
+  for (const LaneWork& lane : lanes) {
     const Trace& t = *traces[lane.input];
     const TraceLinks& l = inputs[lane.input]->links();
-    Json s = Json::array(), d = Json::array(), v = Json::array();
-    const size_t count0 = static_cast<size_t>(span / finest) + 1;
-    std::vector<int64_t> busy(count0, 0);
-    std::vector<std::unordered_map<uint32_t, int64_t>> by(count0);
+    // `lb` / `ob`: the host box of each raw box's launch call and op (host_lanes.h), -1 none.
+    Json s = Json::array(), d = Json::array(), v = Json::array(), lb = Json::array(),
+         ob = Json::array();
+    bool any_host_box = false;
+    int64_t previous_launch = 0, previous_op = 0;  // lb and ob are deltas from the last id given
+    LodBuckets buckets(finest, span);
     int64_t previous = 0, max_duration = 0, busy_ns = 0;
-    for (uint32_t k : lane.rows) {
-      const Kernel& kernel = t.kernels[k];
-      const int64_t start = kernel.start_ns - t0;
-      const uint32_t variant = variant_of(lane.input, t, l, k);
-      AddToBuckets(start, start + kernel.duration_ns, variant, finest, &busy, &by, count0);
-      busy_ns += kernel.duration_ns;
+    size_t lane_kernels = 0;
+    for (uint32_t row : lane.rows) {
+      const DeviceWork w = WorkOf(t, l, row);
+      const int64_t start = w.start - t0;
+      const uint32_t variant = variant_of(lane.input, t, w);
+      buckets.Add(start, start + w.duration, variant);
+      busy_ns += w.duration;
+      lane_kernels += w.kernel != nullptr ? 1 : 0;
       if (start < raw_until) {
         s.push_back(start - previous);
-        d.push_back(kernel.duration_ns);
+        d.push_back(w.duration);
         v.push_back(variant);
+        const WorkLink& link = *w.link;
+        const int64_t launch = link.launch != kNoRow ? host_ids.call[lane.input][link.launch] : -1;
+        const int64_t op = link.op != kNoRow ? host_ids.slice[lane.input][link.op] : -1;
+        lb.push_back(launch >= 0 ? Json(launch - previous_launch) : Json(nullptr));
+        ob.push_back(op >= 0 ? Json(op - previous_op) : Json(nullptr));
+        if (launch >= 0) previous_launch = launch;
+        if (op >= 0) previous_op = op;
+        any_host_box = any_host_box || launch >= 0 || op >= 0;
         previous = start;
-        max_duration = std::max(max_duration, kernel.duration_ns);
+        max_duration = std::max(max_duration, w.duration);
         ++raw_kept;
       }
-    }
-    // The pyramid: level 0 from the kernels, each coarser level merges 4 buckets of the last.
-    Json levels = Json::array();
-    int64_t width = finest;
-    std::vector<int64_t> level_busy = std::move(busy);
-    std::vector<std::unordered_map<uint32_t, int64_t>> level_by = std::move(by);
-    while (true) {
-      Json b = Json::array(), dom = Json::array();
-      for (size_t i = 0; i < level_busy.size(); ++i) {
-        b.push_back(std::min<int64_t>(255, (level_busy[i] * 255 + width - 1) / width));
-        uint32_t best = 0;
-        int64_t best_ns = 0;
-        for (const auto& [variant, ns] : level_by[i]) {
-          if (ns > best_ns || (ns == best_ns && variant + 1 < best))
-            best = variant + 1, best_ns = ns;
-        }
-        dom.push_back(best);
-      }
-      levels.push_back(Json{{"bucket_ns", width}, {"busy", std::move(b)}, {"dom", std::move(dom)}});
-      if (level_busy.size() <= 64) break;
-      const size_t next = (level_busy.size() + 3) / 4;
-      std::vector<int64_t> nb(next, 0);
-      std::vector<std::unordered_map<uint32_t, int64_t>> nby(next);
-      for (size_t i = 0; i < level_busy.size(); ++i) {
-        nb[i / 4] += level_busy[i];
-        for (const auto& [variant, ns] : level_by[i]) nby[i / 4][variant] += ns;
-      }
-      level_busy = std::move(nb);
-      level_by = std::move(nby);
-      width *= 4;
     }
     Json j;
     j["input"] = lane.input;
@@ -260,25 +289,38 @@ Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
     if (t.rank) j["rank"] = *t.rank;
     j["device_index"] = lane.device == kNoDevice ? -1 : static_cast<int64_t>(lane.device);
     j["stream"] = lane.stream;
-    j["kernel_count"] = lane.rows.size();
+    j["kernel_count"] = lane_kernels;
+    j["copy_count"] = lane.rows.size() - lane_kernels;
     j["busy_ns"] = busy_ns;
     j["max_duration_ns"] = max_duration;
     j["raw_count"] = s.size();
     j["s"] = std::move(s);
     j["d"] = std::move(d);
     j["v"] = std::move(v);
-    j["lod"] = std::move(levels);
+    if (any_host_box) {  // a GPU-only trace has neither: the page then has no arrows to draw
+      j["lb"] = std::move(lb);
+      j["ob"] = std::move(ob);
+    }
+    j["lod"] = buckets.TakePyramid();
     lanes_json.push_back(std::move(j));
   }
+  const bool complete = raw_kept == total && host_raw == host.item_count();
   out["t0_ns"] = t0;
   out["span_ns"] = span;
-  out["kernel_count"] = total;
+  out["kernel_count"] = kernel_count;
+  out["copy_count"] = copy_count;
   out["raw_box_count"] = raw_kept;
-  out["raw_complete"] = raw_kept == total;
-  out["raw_until_ns"] = raw_kept == total ? span : raw_until;
+  out["raw_complete"] = complete;
+  out["raw_until_ns"] = complete ? span : raw_until;
+  out["host_item_count"] = host.item_count();
+  out["host_raw_count"] = host_raw;
   out["lanes"] = std::move(lanes_json);
-  out["variants"] = std::move(variants);  // [name, op (names), backend, grid, block, occ, achieved]
-  out["names"] = std::move(names);
+  out["host_lanes"] = std::move(host_lanes);
+  out["host_labels"] = std::move(host_labels);
+  out["host_kinds"] = HostKindNamesJson();
+  // [name, op (names), backend, grid, block, occupancy, achieved, "kernel" | "memcpy" | "memset"]
+  out["variants"] = std::move(variants);
+  out["names"] = names.TakeJson();
   return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report/html/lanes_test_util.h"
+
 namespace tensormorph {
 namespace {
 
@@ -31,13 +33,6 @@ Trace MakeTrace() {
   return t;
 }
 
-std::vector<int64_t> Starts(const Json& lane) {
-  std::vector<int64_t> out;
-  int64_t t = 0;
-  for (const Json& delta : lane["s"]) out.push_back(t += delta.get<int64_t>());
-  return out;
-}
-
 TEST(TimelineLanes, OneLanePerStreamWithDeltaEncodedBoxes) {
   Trace t = MakeTrace();
   const LinkedTrace linked(t);
@@ -46,7 +41,7 @@ TEST(TimelineLanes, OneLanePerStreamWithDeltaEncodedBoxes) {
   EXPECT_EQ(j["span_ns"], 150);
   ASSERT_EQ(j["lanes"].size(), 2u);
   EXPECT_EQ(j["lanes"][0]["stream"], 7);
-  EXPECT_EQ(Starts(j["lanes"][0]), (std::vector<int64_t>{0, 20, 100}));
+  EXPECT_EQ(DecodedStarts(j["lanes"][0]), (std::vector<int64_t>{0, 20, 100}));
   EXPECT_EQ(j["lanes"][0]["d"], Json::parse("[10, 40, 1]"));
   EXPECT_EQ(j["raw_complete"], true);
   // Variants are deduplicated: gemm with the same shape is one variant, named through `names`.
@@ -84,6 +79,38 @@ TEST(TimelineLanes, RawBoxesStopAtOneTimeForEveryLane) {
   EXPECT_EQ(j["lanes"][1]["kernel_count"], 1);          // the buckets still count it
   EXPECT_EQ(j["lanes"][1]["lod"][0]["bucket_ns"], 1);   // 150 ns over 8192 buckets: 1 ns each
   EXPECT_EQ(j["lanes"][1]["lod"][0]["busy"][50], 255);  // nccl covers 50..150
+}
+
+// Copies share their stream's lane with its kernels, by start, as variants of kind memcpy/memset;
+// the first device work (here a copy) is t0.
+TEST(TimelineLanes, CopiesAreBoxesOnTheirStreamsLane) {
+  Trace t = MakeTrace();
+  Transfer copy;
+  copy.name = t.strings.Intern("Memcpy HtoD (Pageable -> Device)");
+  copy.device = 0;
+  copy.stream = 7;
+  copy.start_ns = 990;
+  copy.duration_ns = 5;
+  t.transfers.push_back(copy);
+  Transfer set = copy;
+  set.kind = TransferKind::kMemset;
+  set.name = t.strings.Intern("Memset (Device)");
+  set.start_ns = 1015;
+  t.transfers.push_back(set);
+  const LinkedTrace linked(t);
+  Json j = BuildTimelineLanes({&linked}, KernelOccupancySummary{}, LaneOptions{});
+  EXPECT_EQ(j["t0_ns"], 990);
+  EXPECT_EQ(j["kernel_count"], 4);
+  EXPECT_EQ(j["copy_count"], 2);
+  const Json& lane = j["lanes"][0];
+  EXPECT_EQ(DecodedStarts(lane), (std::vector<int64_t>{0, 10, 25, 30, 110}));
+  EXPECT_EQ(lane["kernel_count"], 3);
+  EXPECT_EQ(lane["copy_count"], 2);
+  auto kind = [&](size_t i) { return j["variants"][lane["v"][i].get<size_t>()][7]; };
+  EXPECT_EQ(kind(0), "memcpy");
+  EXPECT_EQ(kind(1), "kernel");
+  EXPECT_EQ(kind(2), "memset");
+  EXPECT_EQ(j["variants"][lane["v"][0].get<size_t>()][5], nullptr);  // no occupancy for a copy
 }
 
 }  // namespace

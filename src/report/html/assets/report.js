@@ -12,8 +12,10 @@
 // the timeline's visible window and what its last frame drew.
 (() => {
   'use strict';
+  const timings = { script_start_ms: performance.now() }; // since navigation start (report_bench.mjs)
   const D = JSON.parse(document.getElementById('tm-data').textContent);
-  const TM = (window.__tm = { data: D, ready: false, timeline: null });
+  timings.parsed_ms = performance.now();
+  const TM = (window.__tm = { data: D, ready: false, timeline: null, timings });
   // The kernels table's rows by name and backend (renderKernels), for the timeline's details.
   const kernelRowOf = new Map();
   const kernelKey = (name, backend) => name + '\u0000' + backend;
@@ -225,9 +227,11 @@
       const gain = f.estimated_gain_ns > 0
         ? `${fmtNs(f.estimated_gain_ns)} (${fmtPct(f.gain_percent)} of the ${f.gain_basis})` : 'no time claimed';
       const where = [f.where.device, f.where.op, f.where.kernel && short(f.where.kernel)].filter(Boolean).join(' · ');
+      const show = el('button', { type: 'button', class: 'tl-link', text: 'Show on the timeline',
+        onclick: () => { TM.timeline.showFinding(f); document.getElementById('timeline').scrollIntoView(); } });
       list.append(el('li', { class: 'finding', 'data-rule': f.rule, 'data-gain-ns': String(f.estimated_gain_ns) },
         el('b', { text: `${gain}: ` }), el('span', { text: `${f.title} ` }),
-        el('span', { class: 'muted', text: `[${f.rule}, ${f.severity}] ${where}` }),
+        el('span', { class: 'muted', text: `[${f.rule}, ${f.severity}] ${where} ` }), show,
         el('div', { class: 'muted', text: `Fix: ${f.fix}` })));
     }
     if (!s.findings.length) list.append(el('li', { class: 'muted', text: 'No finding: no rule\'s condition holds on these inputs.' }));
@@ -317,6 +321,26 @@
         ],
       });
     }
+    if (J.collectives.length) {
+      c.append(el('h3', { text: 'Collectives: the last rank to arrive at each' }));
+      makeTable(c, {
+        id: 'collective-calls', sortKey: 'skew_ns',
+        caption: (J.collectives.length < J.collective_count ? `The ${fmtInt(J.collectives.length)} of ${fmtInt(J.collective_count)} collectives with the most skew` :
+          `Every matched collective (${fmtInt(J.collective_count)})`) + ': the last rank to arrive held the others back by the skew (last start − first start)',
+        rows: J.collectives,
+        columns: [
+          { key: 'index', label: '#', num: true, fmt: fmtInt },
+          { key: 'name', label: 'Collective' },
+          { key: 'type', label: 'Type' },
+          { key: 'bytes', label: 'Bytes', num: true, fmt: (v) => fmtSi(v, 'B') },
+          { key: 'group_size', label: 'Ranks', num: true, fmt: fmtInt },
+          { key: 'last_rank', label: 'Last to arrive', num: true, fmt: (v) => `rank ${v}`, cellClass: () => 'strong last-rank' },
+          { key: 'skew_ns', label: 'Skew', num: true, fmt: fmtNs },
+          { key: 'transfer_ns', label: 'Transfer', num: true, fmt: fmtNs, title: 'last end − last start' },
+          { key: 'bus_bytes_per_s', label: 'Bus BW (GB/s)', num: true, fmt: fmtGBps },
+        ],
+      });
+    }
     c.append(el('h3', { text: 'Critical path per step' }));
     renderCriticalPath(c, J.critical_path);
     if (J.warnings.length) c.append(el('ul', { id: 'ranks-warnings' }, ...J.warnings.map((w) => el('li', { class: 'muted', text: w }))));
@@ -377,12 +401,20 @@
   const cpLegend = () => el('div', { class: 'cp-legend' }, ...CP_PARTS.map(([, cat, label, what]) =>
     el('span', { class: 'item', title: what }, el('span', { class: 'swatch cp-' + cat }), label)));
 
-  // One step: its line, the bar, the composition in numbers and the top pieces.
+  // One step: its line, the bar, the composition in numbers and the top pieces; its path is drawn
+  // on the timeline across the rank lanes (a button zooms there).
+  let shownStep = null;
   function showStep(detail, s) {
+    shownStep = s;
+    if (TM.timeline) TM.timeline.showPath(s, false);
     const through = s.ranks.length ? `; the path passes through rank${s.ranks.length > 1 ? 's' : ''} ${s.ranks.join(', ')}` : '';
+    const onTimeline = s.path
+      ? el('button', { type: 'button', id: 'cp-show', onclick: () => { TM.timeline.showPath(s, true); document.getElementById('timeline').scrollIntoView(); } },
+        'Show this path on the timeline')
+      : el('span', { class: 'muted', text: ' (too many pieces to embed this path for the timeline)' });
     detail.replaceChildren(
       el('h4', { id: 'cp-title', 'data-step': String(s.step), text: `${stepTitle(s)}: ${fmtNs(s.length_ns)}` }),
-      el('p', { class: 'muted', text: (s.end_rank === null ? '' : `Ended on rank ${s.end_rank}`) + through + `; ${fmtInt(s.piece_count)} pieces.` }),
+      el('p', { class: 'muted', text: (s.end_rank === null ? '' : `Ended on rank ${s.end_rank}`) + through + `; ${fmtInt(s.piece_count)} pieces. ` }, onTimeline),
       compositionBar(s, true), cpLegend());
     const comp = el('table', { id: 'cp-composition' },
       el('caption', { class: 'muted', style: 'text-align:left', text: 'Composition (adds up to the length)' }),
@@ -724,6 +756,8 @@
   // ---------- timeline ----------
   function renderTimeline() {
     const T = D.timeline;
+    const MAX_HOST_DEPTH = 24; // host rows per thread; deeper boxes (long Python stacks) are counted in the label
+    const decodeLod = (levels) => levels.map((x) => ({ w: x.bucket_ns, busy: Uint8Array.from(x.busy), dom: Uint32Array.from(x.dom) }));
     const canvas = document.getElementById('tl-canvas');
     const tip = document.getElementById('tl-tip');
     const info = document.querySelector('#timeline .tl-info');
@@ -735,8 +769,56 @@
       for (let i = 0; i < n; i++) { t += l.s[i]; s[i] = t; d[i] = l.d[i]; v[i] = l.v[i]; }
       // "rank 0 · cuda:0 · stream 7": the device's name is in the summary and the tooltip.
       const label = (l.rank !== undefined ? `rank ${l.rank} · ` : '') + `${l.device.split(' ')[0]} · stream ${l.stream}`;
-      return { ...l, s, d, v, label, lod: l.lod.map((x) => ({ w: x.bucket_ns, busy: Uint8Array.from(x.busy), dom: Uint32Array.from(x.dom) })) };
+      // lb / ob: the host box ids of each box's launch call and op (-1: none), when it has any;
+      // embedded as differences from the last id given, null for none.
+      const ids = (deltas) => {
+        if (!deltas) return null;
+        const out = new Int32Array(deltas.length);
+        let id = 0;
+        for (let i = 0; i < deltas.length; i++) out[i] = deltas[i] === null ? -1 : (id += deltas[i]);
+        return out;
+      };
+      const lb = ids(l.lb), ob = ids(l.ob);
+      return { ...l, s, d, v, lb, ob, label, lod: decodeLod(l.lod) };
     });
+    // Host lanes (host_lanes.h): one per thread, boxes nested by depth. Per depth the boxes' starts
+    // and the running maximum of their ends, so a window's first box is a binary search away even
+    // under a ProfilerStep that spans the whole trace.
+    const hostKinds = T.host_kinds || [], hostLabels = T.host_labels || [];
+    const isCall = (k) => hostKinds[k] === 'runtime' || hostKinds[k] === 'driver' || hostKinds[k] === 'sync';
+    const hostLanes = (T.host_lanes || []).map((h, index) => {
+      const n = h.s.length, s = new Float64Array(n), d = new Float64Array(n), parent = new Int32Array(n), depth = new Uint16Array(n);
+      const name = new Uint32Array(n), kind = new Uint8Array(n); // from the box's label [name, kind]
+      let t = 0;
+      for (let i = 0; i < n; i++) {
+        t += h.s[i]; s[i] = t; d[i] = h.d[i];
+        const label = hostLabels[h.n[i]];
+        name[i] = label[0]; kind[i] = label[1];
+        parent[i] = h.p[i] ? i - h.p[i] : -1;
+        depth[i] = parent[i] < 0 ? 0 : depth[parent[i]] + 1;
+      }
+      const depths = Math.max(1, Math.min(h.depth_count, MAX_HOST_DEPTH));
+      const members = Array.from({ length: depths }, () => []);
+      for (let i = 0; i < n; i++) if (depth[i] < depths) members[depth[i]].push(i);
+      const levels = members.map((m) => {
+        const ix = Uint32Array.from(m), st = new Float64Array(ix.length), endMax = new Float64Array(ix.length);
+        let e = -Infinity;
+        ix.forEach((b, j) => { st[j] = s[b]; e = Math.max(e, s[b] + d[b]); endMax[j] = e; });
+        return { ix, st, endMax };
+      });
+      const label = (h.rank !== undefined ? `rank ${h.rank} · ` : '') + h.thread + (h.tid !== undefined && !h.thread.includes(String(h.tid)) ? ` (${h.tid})` : '') +
+        (h.depth_count > depths ? ` · ${h.depth_count - depths} deeper levels not drawn` : '');
+      return { ...h, index, s, d, n: name, k: kind, parent, depth, depths, levels, label,
+        lod: h.lod ? h.lod.map(decodeLod) : null };
+    });
+    // A host box by its id over all host lanes (box_base + index), or null.
+    function hostBox(id) {
+      if (id < 0 || !hostLanes.length) return null;
+      let lo = 0, hi = hostLanes.length - 1;
+      while (lo < hi) { const m = (lo + hi + 1) >> 1; if (hostLanes[m].box_base <= id) lo = m; else hi = m - 1; }
+      const h = hostLanes[lo], i = id - h.box_base;
+      return i < h.s.length ? { h, i } : null;
+    }
     let colorBy = 'kernel';
     let variantColour = new Array(variants.length); // per variant, for the current colorBy
     const colorOfVariant = (vi) => {
@@ -755,10 +837,14 @@
       for (let i = 0; i < n; i++) { t += g.s[i]; s[i] = t; len[i] = g.l[i]; maxLen = Math.max(maxLen, g.l[i]); }
       return { input: g.input, device_index: g.device_index, s, len, cause, maxLen };
     });
-    // The rows drawn, top to bottom: per device its gap row (when it has gaps), then its lanes.
+    // The rows drawn, top to bottom: per input its host threads, then per device its gap row (when
+    // it has gaps) and its stream lanes.
     const rows = [];
     lanes.forEach((l, i) => {
       const prev = lanes[i - 1];
+      if (!prev || prev.input !== l.input) {
+        for (const h of hostLanes) if (h.input === l.input) rows.push({ kind: 'host', host: h, label: h.label });
+      }
       if (!prev || prev.input !== l.input || prev.device_index !== l.device_index) {
         const g = gapGroups.find((x) => x.input === l.input && x.device_index === l.device_index);
         if (g && g.s.length) {
@@ -774,8 +860,9 @@
       stepsByInput.get(st.input).push(st);
     }
     const gapColour = (c) => cv('--gap-' + T.gap_causes[c]);
-    const LABEL_W = 260, RULER_H = 26, LANE_H = 22, LANE_GAP = 4, GAP_ROW_H = 10;
-    const rowH = (r) => (r.kind === 'gaps' ? GAP_ROW_H : LANE_H);
+    const LABEL_W = 260, RULER_H = 26, LANE_H = 22, LANE_GAP = 4, GAP_ROW_H = 10, HOST_ROW_H = 12;
+    const rowH = (r) => (r.kind === 'gaps' ? GAP_ROW_H : r.kind === 'host' ? r.host.depths * HOST_ROW_H + 2 : LANE_H);
+    const inputOf = (r) => (r.kind === 'lane' ? r.lane.input : r.kind === 'gaps' ? r.gaps.input : r.host.input);
     let yAt = RULER_H;
     for (const r of rows) { r.y = yAt; yAt += rowH(r) + LANE_GAP; }
     const cssH = yAt + 8;
@@ -785,7 +872,9 @@
     for (const st of T.steps || []) { full.a = Math.min(full.a, st.s); full.b = Math.max(full.b, st.e); }
     const view = { v0: full.a, v1: full.b };
     const stats = { mode: [], drawn: 0, frameMs: 0, frames: 0 };
-    TM.timeline = { view, stats, lanes: lanes.length, laneTops: rows.filter((r) => r.kind === 'lane').map((r) => r.y), gapRows: rows.filter((r) => r.kind === 'gaps').length, steps: (T.steps || []).length, span_ns: T.span_ns };
+    TM.timeline = { view, stats, lanes: lanes.length, laneTops: rows.filter((r) => r.kind === 'lane').map((r) => r.y), gapRows: rows.filter((r) => r.kind === 'gaps').length,
+      hostLanes: hostLanes.length, hostTops: rows.filter((r) => r.kind === 'host').map((r) => r.y), hostRowH: HOST_ROW_H, labelW: LABEL_W,
+      steps: (T.steps || []).length, span_ns: T.span_ns };
     let cssW = 0, dpr = 1, pending = false;
 
     const style = getComputedStyle(document.documentElement);
@@ -850,7 +939,7 @@
       ctx.font = '10px system-ui, sans-serif'; ctx.textAlign = 'left';
       const labelled = []; // ruler x of the "#N" labels drawn: the ranks' steps would overprint
       for (const [input, steps] of stepsByInput) {
-        const mine = rows.filter((r) => (r.kind === 'lane' ? r.lane.input : r.gaps.input) === input);
+        const mine = rows.filter((r) => inputOf(r) === input);
         if (!mine.length) continue;
         const top = mine[0].y, bottom = mine[mine.length - 1].y + rowH(mine[mine.length - 1]);
         steps.forEach((st, i) => {
@@ -871,6 +960,76 @@
       ctx.restore();
     }
 
+    // The boxes of host lane h in the window, per depth ([lo, hi) into that depth's boxes), when
+    // they are embedded and few enough; null: draw its buckets. A lane without buckets has every
+    // box embedded (host_lanes.h), so it is drawn box by box at any zoom.
+    function hostRanges(h) {
+      if (h.lod && view.v0 >= rawEnd()) return null;
+      const end = h.lod ? Math.min(view.v1, rawEnd()) : view.v1;
+      let total = 0;
+      const ranges = h.levels.map((L) => {
+        const lo = lowerBound(L.endMax, view.v0), hi = lowerBound(L.st, end);
+        total += Math.max(0, hi - lo);
+        return [lo, hi];
+      });
+      return h.lod && total > RAW_LIMIT ? null : ranges;
+    }
+    // A thread's boxes, one row per nesting depth: ops and annotations coloured by name, runtime
+    // and driver calls in one colour; names written into boxes wide enough for them.
+    function drawHostRow(ctx, r, nsPerPx) {
+      const h = r.host, H = rowH(r);
+      ctx.fillStyle = cv('--lane-bg'); ctx.fillRect(LABEL_W, r.y, plotW(), H);
+      ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, r.y, plotW(), H); ctx.clip();
+      const ranges = hostRanges(h), callColour = cv('--host-call'), labels = [];
+      if (ranges) {
+        stats.mode.push('host-raw');
+        ranges.forEach(([lo, hi], z) => {
+          const L = h.levels[z], y = r.y + 1 + z * HOST_ROW_H;
+          let lastPx = -1, lastColour = '';
+          for (let j = lo; j < hi; j++) {
+            const i = L.ix[j], a = h.s[i], b = a + h.d[i];
+            if (b < view.v0) continue;
+            if (b > view.v0 && a < view.v1 && hostKinds[h.k[i]] === 'op') stats.hostOps++;
+            const x0 = xOf(a), x1 = xOf(b), w = x1 - x0;
+            if (w < 1) { const px = Math.floor(x0); if (px === lastPx) continue; lastPx = px; }
+            const colour = isCall(h.k[i]) ? callColour : colorOfName(names[h.n[i]]);
+            if (colour !== lastColour) { ctx.fillStyle = colour; lastColour = colour; }
+            if (nameHit) ctx.globalAlpha = nameHit[h.n[i]] ? 1 : 0.15;
+            ctx.fillRect(x0, y, Math.max(1, w), HOST_ROW_H - 1);
+            stats.hostDrawn++;
+            const left = Math.max(x0, LABEL_W), room = Math.min(x1, LABEL_W + plotW()) - left;
+            if (room > 40) labels.push([left, y, room, names[h.n[i]]]);
+          }
+          ctx.globalAlpha = 1;
+        });
+      }
+      if (h.lod && (!ranges || view.v1 > rawEnd())) {
+        const from = ranges ? rawEnd() : -Infinity;
+        stats.mode.push('host-lod');
+        h.lod.forEach((levels, z) => {
+          if (z >= h.depths) return;
+          const lv = levels[levelFor({ lod: levels }, nsPerPx)], y = r.y + 1 + z * HOST_ROW_H;
+          const b0 = Math.max(0, Math.floor(Math.max(view.v0, from) / lv.w)), b1 = Math.min(lv.busy.length - 1, Math.ceil(view.v1 / lv.w));
+          let lastColour = '';
+          for (let b = b0; b <= b1; b++) {
+            if (!lv.busy[b]) continue;
+            const x0 = xOf(Math.max(b * lv.w, from)), x1 = xOf((b + 1) * lv.w);
+            const hgt = Math.max(2, ((HOST_ROW_H - 1) * lv.busy[b]) / 255);
+            const colour = lv.dom[b] ? colorOfName(names[lv.dom[b] - 1]) : cv('--muted');
+            if (colour !== lastColour) { ctx.fillStyle = colour; lastColour = colour; }
+            ctx.fillRect(x0, y + HOST_ROW_H - 1 - hgt, Math.max(1, x1 - x0), hgt);
+            stats.hostDrawn++;
+          }
+        });
+      }
+      ctx.fillStyle = cv('--box-text'); ctx.font = '9px system-ui, sans-serif';
+      for (const [x, y, room, name] of labels) {
+        const chars = Math.floor((room - 4) / 5);
+        ctx.fillText(name.length > chars ? name.slice(0, chars - 1) + '…' : name, x + 2, y + 9);
+      }
+      ctx.restore();
+    }
+
     function draw() {
       pending = false;
       const t0 = performance.now();
@@ -888,16 +1047,19 @@
         ctx.fillText(fmtNs(t), x, RULER_H - 10);
       }
       ctx.textAlign = 'left';
-      ctx.fillText('time since first kernel', 6, RULER_H - 10);
+      ctx.fillText('time since the first device work', 6, RULER_H - 10);
       let drawn = 0;
       stats.mode = [];
       stats.gapsDrawn = 0;
+      stats.hostOps = 0; // op boxes overlapping the window (drawn or merged into a pixel)
+      stats.hostDrawn = 0;
       rows.forEach((r) => {
         const y = r.y;
         ctx.fillStyle = cv('--fg'); ctx.font = '12px system-ui, sans-serif';
         ctx.save(); ctx.beginPath(); ctx.rect(0, y, LABEL_W - 6, rowH(r)); ctx.clip();
-        ctx.fillText(r.label, 6, y + (r.kind === 'gaps' ? 9 : 14)); ctx.restore();
+        ctx.fillText(r.label, 6, y + (r.kind === 'gaps' ? 9 : r.kind === 'host' ? 11 : 14)); ctx.restore();
         if (r.kind === 'gaps') { drawGapRow(ctx, r); return; }
+        if (r.kind === 'host') { drawHostRow(ctx, r, nsPerPx); return; }
         const l = r.lane;
         ctx.fillStyle = cv('--lane-bg'); ctx.fillRect(LABEL_W, y, plotW(), LANE_H);
         ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, y, plotW(), LANE_H); ctx.clip();
@@ -940,7 +1102,9 @@
         ctx.restore();
       });
       drawSteps(ctx);
+      drawPath(ctx);
       drawSelection(ctx);
+      drawArrows(ctx);
       if (!T.raw_complete && T.raw_until_ns >= view.v0 && T.raw_until_ns <= view.v1) {
         const x = xOf(T.raw_until_ns);
         ctx.strokeStyle = cv('--accent'); ctx.setLineDash([4, 4]);
@@ -949,8 +1113,9 @@
       stats.drawn = drawn;
       stats.frames++;
       stats.frameMs = performance.now() - t0;
+      if (stats.frames === 1) { TM.timings.first_frame_start_ms = t0; TM.timings.first_frame_ms = performance.now(); }
       info.textContent = `Window ${fmtNs(view.v0)} – ${fmtNs(view.v1)} (${fmtNs(view.v1 - view.v0)} wide, ${fmtNs(nsPerPx)} per pixel); ` +
-        `${fmtInt(drawn)} boxes drawn${stats.mode.some((m) => m.startsWith('lod')) ? ' (bucketed: zoom in for single kernels)' : ''}.`;
+        `${fmtInt(drawn)} kernel boxes and ${fmtInt(stats.hostDrawn)} host boxes drawn${stats.mode.some((m) => m.includes('lod')) ? ' (bucketed: zoom in for single boxes)' : ''}.`;
     }
 
     function zoom(factor, atX) {
@@ -1005,41 +1170,79 @@
       else if (k === 'ArrowLeft' || k === 'a') pan(-0.15);
       else if (k === 'ArrowRight' || k === 'd') pan(0.15);
       else if (k === '0' || k === 'Home') setView(full.a, full.b);
-      else if (k === 'Escape') { selected = null; showDetails(); schedule(); }
+      else if (k === 'Escape') select(null);
+      else if (k === 'n' || k === ']') step(1);
+      else if (k === 'p' || k === '[') step(-1);
+      else if (k === 'u') up();
+      else if (k === 'j') down();
+      else if (k === 'f' || k === 'Enter') zoomToSelection();
       else return;
       e.preventDefault();
     });
 
     // Highlighted kernels: those whose variant matches (a search by kernel or op name, or the op
-    // clicked in the Compute panel); the others are drawn faint. null: no highlight.
+    // clicked in the Compute panel); the others are drawn faint, and host boxes whose name matches
+    // likewise. null: no highlight.
     let highlight = null; // Uint8Array over variants
+    let nameHit = null; // Uint8Array over names, for host boxes
     const found = document.getElementById('tl-found');
-    function setHighlight(matches, what, zoomTo) {
-      if (!matches) { highlight = null; found.textContent = ''; TM.timeline.highlighted = null; schedule(); return; }
+    function setHighlight(matches, nameMatches, what, zoomTo) {
+      if (!matches) { highlight = nameHit = null; found.textContent = ''; TM.timeline.highlighted = null; schedule(); return; }
       highlight = new Uint8Array(variants.length);
       variants.forEach((vv, i) => { if (matches(vv)) highlight[i] = 1; });
-      let count = 0, first = Infinity, last = -Infinity;
+      nameHit = new Uint8Array(names.length);
+      names.forEach((nm, i) => { if (nameMatches(nm)) nameHit[i] = 1; });
+      let count = 0, boxes = 0, first = Infinity, last = -Infinity; // kernels; kernels and copies
       for (const l of lanes) {
         for (let i = 0; i < l.s.length; i++) {
           if (!highlight[l.v[i]]) continue;
-          count++;
+          boxes++;
+          if (variants[l.v[i]][7] === 'kernel') count++;
           first = Math.min(first, l.s[i]); last = Math.max(last, l.s[i] + l.d[i]);
         }
       }
+      let hostCount = 0;
+      for (const h of hostLanes) {
+        for (let i = 0; i < h.n.length; i++) {
+          if (!nameHit[h.n[i]]) continue;
+          hostCount++;
+          first = Math.min(first, h.s[i]); last = Math.max(last, h.s[i] + h.d[i]); // an op's calls and its kernels
+        }
+      }
       TM.timeline.highlighted = count;
-      found.textContent = `${fmtInt(count)} kernels ${what}` + (T.raw_complete ? '' : ' (of the kernels with single boxes, left of the dashed line)');
-      if (zoomTo && count) { const pad = Math.max(200, (last - first) * 0.05); setView(first - pad, last + pad); }
+      TM.timeline.highlightedBoxes = boxes;
+      TM.timeline.highlightedHost = hostCount;
+      found.textContent = `${fmtInt(count)} kernels${boxes > count ? ` and ${fmtInt(boxes - count)} copies` : ''} ${what}` + (hostLanes.length ? `; ${fmtInt(hostCount)} host boxes by that name` : '') +
+        (T.raw_complete ? '' : ' (of the boxes embedded one by one, left of the dashed line)');
+      if (zoomTo && (boxes || hostCount)) { const pad = Math.max(200, (last - first) * 0.05); setView(first - pad, last + pad); }
       schedule();
     }
     const search = document.getElementById('tl-search');
     search.addEventListener('input', () => {
       const q = search.value.trim().toLowerCase();
-      setHighlight(q ? (vv) => names[vv[0]].toLowerCase().includes(q) || (names[vv[1]] || '').toLowerCase().includes(q) : null,
+      const hit = (name) => name.toLowerCase().includes(q);
+      setHighlight(q ? (vv) => hit(names[vv[0]]) || hit(names[vv[1]] || '') : null, hit,
         `match "${search.value.trim()}" (kernel or op name)`, false);
     });
     search.addEventListener('keydown', (e) => { if (e.key === 'Enter') setHighlight(null); });
     // The Compute panel: a click on an op row highlights the kernels it launched and zooms to them.
-    TM.timeline.highlightOp = (op) => setHighlight((vv) => names[vv[1]] === op, `launched by ${op}`, true);
+    TM.timeline.highlightOp = (op) => setHighlight((vv) => names[vv[1]] === op, (name) => name === op, `launched by ${op}`, true);
+    // Where a finding happens: its longest gap when it names gaps (top items with start_ns),
+    // else its kernel, its op or its top items' names, highlighted and zoomed to.
+    TM.timeline.showFinding = (f) => {
+      TM.timeline.finding = f.rule;
+      const gaps = f.top.filter((t) => t.figures.start_ns !== undefined && t.figures.length_ns !== undefined);
+      if (gaps.length) {
+        const g = gaps[0].figures, a = g.start_ns - T.t0_ns, pad = Math.max(1000, g.length_ns);
+        setHighlight(null);
+        setView(a - pad, a + g.length_ns + pad);
+        found.textContent = `${f.rule.replace(/_/g, ' ')}: its longest gap, ${fmtNs(g.length_ns)} at ${fmtNs(a)} (${gaps[0].name})`;
+        return;
+      }
+      const wanted = new Set(f.where.kernel ? [f.where.kernel] : f.where.op ? [f.where.op] : f.top.map((t) => t.name));
+      setHighlight((vv) => wanted.has(names[vv[0]]) || wanted.has(names[vv[1]]), (name) => wanted.has(name),
+        `of finding ${f.rule.replace(/_/g, ' ')}`, true);
+    };
 
     // The raw box of lane l under time t (within slack), or -1.
     function hitKernel(l, t, slack, range) {
@@ -1049,46 +1252,245 @@
       }
       return -1;
     }
-    // A click on a kernel box selects it: outlined on the canvas, and the details panel below the
-    // legend says what it is, what launched it and how this launch compares with its name's.
+    // The host box of lane h at depth z under time t (within slack), or -1.
+    function hitHost(h, z, t, slack) {
+      if (z < 0 || z >= h.depths || (h.lod && t >= rawEnd())) return -1;
+      const L = h.levels[z];
+      for (let j = lowerBound(L.st, t + slack) - 1; j >= 0 && L.endMax[j] + slack >= t; j--) {
+        if (h.s[L.ix[j]] + h.d[L.ix[j]] + slack >= t) return L.ix[j];
+      }
+      return -1;
+    }
+    const rowOfLane = new Map(rows.filter((r) => r.kind === 'lane').map((r) => [r.lane, r]));
+    const rowOfHost = new Map(rows.filter((r) => r.kind === 'host').map((r) => [r.host, r]));
+
+    // The selection: a kernel ({kind: 'kernel', lane, i}) or a host box ({kind: 'host', h, i}),
+    // outlined on the canvas, described in the details panel below the legend, with arrows from
+    // launch calls to the kernels they launched.
     const details = document.getElementById('tl-details');
-    let selected = null; // { lane, i }
+    let selected = null, links = [];
     function selectAt(x, y) {
-      const row = rows.find((r) => r.kind === 'lane' && y >= r.y && y <= r.y + LANE_H);
+      const row = rows.find((r) => r.kind !== 'gaps' && y >= r.y && y <= r.y + rowH(r));
       const t = tOf(x), slack = (view.v1 - view.v0) / plotW();
-      const range = row && x >= LABEL_W && t < rawEnd() ? rawRange(row.lane) : null;
-      const i = range ? hitKernel(row.lane, t, slack, range) : -1;
-      selected = i < 0 ? null : { lane: row.lane, i };
+      let next = null;
+      if (row && x >= LABEL_W && row.kind === 'lane') {
+        const range = t < rawEnd() ? rawRange(row.lane) : null;
+        const i = range ? hitKernel(row.lane, t, slack, range) : -1;
+        if (i >= 0) next = { kind: 'kernel', lane: row.lane, i };
+      } else if (row && x >= LABEL_W) {
+        const i = hitHost(row.host, Math.floor((y - row.y - 1) / HOST_ROW_H), t, slack);
+        if (i >= 0) next = { kind: 'host', h: row.host, i };
+      }
+      select(next);
+    }
+    function select(next) {
+      selected = next;
+      links = selected ? linksOf(selected) : [];
       showDetails();
       schedule();
     }
+    // Launch links {from: host box {h, i}, to: {lane, i}} of the selection: a kernel's launch call
+    // and, for a graph launch, all the kernels of that call; a call's kernels; an op's kernels.
+    const MAX_LINKS = 5000;
+    function linksOf(sel) {
+      const out = [];
+      const add = (want, key) => {
+        for (const l of lanes) {
+          const ids = l[key];
+          if (!ids) continue;
+          for (let i = 0; i < ids.length && out.length < MAX_LINKS; i++) {
+            if (ids[i] !== want) continue;
+            const from = l.lb[i] >= 0 ? hostBox(l.lb[i]) : null;
+            if (from) out.push({ from, to: { lane: l, i } });
+          }
+        }
+      };
+      if (sel.kind === 'kernel') {
+        if (sel.lane.lb && sel.lane.lb[sel.i] >= 0) add(sel.lane.lb[sel.i], 'lb');
+      } else {
+        add(sel.h.box_base + sel.i, isCall(sel.h.k[sel.i]) ? 'lb' : 'ob');
+      }
+      return out;
+    }
+    // Names of a host box's enclosing boxes, outermost first, and its own.
+    function stackOf(h, i) {
+      const names_ = [];
+      for (let j = i; j >= 0; j = h.parent[j]) names_.unshift(names[h.n[j]]);
+      return names_;
+    }
     function showDetails() {
       if (!selected) { details.hidden = true; details.replaceChildren(); TM.timeline.selected = null; return; }
+      const field = (key, label, value) => el('div', null, el('b', { text: label + ': ' }), el('span', { 'data-field': key, text: value }));
+      if (selected.kind === 'host') {
+        const { h, i } = selected, kind = hostKinds[h.k[i]], stack = stackOf(h, i);
+        const kernels = links.length;
+        details.replaceChildren(
+          el('div', { class: 'strong', text: `Selected ${kind === 'op' ? 'op' : kind === 'python' ? 'Python function' : kind === 'annotation' ? 'annotation' : kind + ' call'}` }),
+          field('name', 'Name', names[h.n[i]]), field('where', 'Thread', h.label), field('start', 'Start', fmtNs(h.s[i])),
+          field('duration', 'Duration', fmtNs(h.d[i])), field('stack', 'Stack', stack.join(' › ')),
+          field('kernels', isCall(h.k[i]) ? 'Kernels it launched' : 'Kernels attributed to it', fmtInt(kernels) + (kernels >= MAX_LINKS ? ' or more' : '')));
+        details.hidden = false;
+        TM.timeline.selected = { kind, name: names[h.n[i]], stack, kernels, arrows: links.length };
+        return;
+      }
       const { lane: l, i } = selected, vv = variants[l.v[i]];
       const name = names[vv[0]], op = names[vv[1]] || null;
       const stats = kernelRowOf.get(kernelKey(name, vv[2]));
-      const field = (key, label, value) => el('div', null, el('b', { text: label + ': ' }), el('span', { 'data-field': key, text: value }));
-      details.replaceChildren(
-        el('div', { class: 'strong', text: 'Selected kernel' }),
-        field('kernel', 'Kernel', name), field('op', 'Op', op || '– (no op)'), field('backend', 'Backend', vv[2]),
+      const opBox = l.ob && l.ob[i] >= 0 ? hostBox(l.ob[i]) : null;
+      const launch = l.lb && l.lb[i] >= 0 ? hostBox(l.lb[i]) : null;
+      const stack = opBox ? stackOf(opBox.h, opBox.i) : [];
+      let launchText = '– (no launch call in the trace)', queueText = '–', queue = null;
+      if (launch) {
+        const { h, i: c } = launch, end = h.s[c] + h.d[c];
+        launchText = `${names[h.n[c]]} on ${h.label}, at ${fmtNs(h.s[c])} for ${fmtNs(h.d[c])}`;
+        if (links.length > 1) {
+          const kernels = links.filter((k) => variants[k.to.lane.v[k.to.i]][7] === 'kernel').length;
+          queueText = `graph launch of ${fmtInt(kernels)} kernels` + (links.length > kernels ? ` and ${fmtInt(links.length - kernels)} copies or memsets` : '') +
+            `: the first starts ${fmtNs(Math.max(0, Math.min(...links.map((k) => k.to.lane.s[k.to.i])) - end))} after the call ends`;
+        } else {
+          queue = Math.max(0, l.s[i] - end);
+          queueText = `${fmtNs(queue)} (kernel start − launch call end; it started ${fmtNs(l.s[i] - h.s[c])} after the call began)`;
+        }
+      }
+      const isKernel = vv[7] === 'kernel';
+      details.replaceChildren(...[ // (replaceChildren writes null as text)
+        el('div', { class: 'strong', text: isKernel ? 'Selected kernel' : `Selected ${vv[7]}` }),
+        field('kernel', vv[7] === 'kernel' ? 'Kernel' : 'Copy', name), field('op', 'Op', op || '– (no op)'),
+        stack.length ? field('stack', 'Op stack', stack.join(' › ')) : null,
+        field('launch', 'Launch call', launchText), field('queue', 'Queue delay', queueText),
+        field('backend', 'Backend', vv[2]),
         field('where', 'Where', l.label), field('start', 'Start', fmtNs(l.s[i])), field('duration', 'Duration', fmtNs(l.d[i])),
-        field('grid', 'Grid', vv[3] || '–'), field('block', 'Block', vv[4] || '–'),
-        field('occupancy', 'Occupancy', `${fmtFrac(vv[5])} theoretical, ${fmtFrac(vv[6])} achieved`),
+        isKernel ? field('grid', 'Grid', vv[3] || '–') : null, isKernel ? field('block', 'Block', vv[4] || '–') : null,
+        isKernel ? field('occupancy', 'Occupancy', `${fmtFrac(vv[5])} theoretical, ${fmtFrac(vv[6])} achieved`) : null,
         stats ? field('count', 'Launches of this kernel', fmtInt(stats.count)) : null,
         stats ? field('stats', 'Its durations', `mean ${fmtNs(stats.mean_ns)}, median ${fmtNs(stats.median_ns)}, min ${fmtNs(stats.min_ns)}, max ${fmtNs(stats.max_ns)}; ${fmtPct(stats.percent)} of kernel time`) : null,
-        stats && stats.percent_of_roof !== null ? field('roof', 'Roofline', `${fmtPct(stats.percent_of_roof)} of roof at ${stats.arithmetic_intensity.toPrecision(3)} FLOP/B`) : null);
+        stats && stats.percent_of_roof !== null ? field('roof', 'Roofline', `${fmtPct(stats.percent_of_roof)} of roof at ${stats.arithmetic_intensity.toPrecision(3)} FLOP/B`) : null,
+      ].filter(Boolean));
       details.hidden = false;
-      TM.timeline.selected = { name, op, backend: vv[2], count: stats ? stats.count : null };
+      TM.timeline.selected = { kind: vv[7], name, op, stack, backend: vv[2], count: stats ? stats.count : null,
+        launch: launch ? names[launch.h.n[launch.i]] : null, queue_ns: queue, arrows: links.length };
     }
+    // The y of a host box's row at its depth, and of a kernel's lane.
+    const hostY = (b) => rowOfHost.get(b.h).y + 1 + b.h.depth[b.i] * HOST_ROW_H;
     function drawSelection(ctx) {
       if (!selected) return;
-      const r = rows.find((x) => x.lane === selected.lane);
-      const x0 = xOf(selected.lane.s[selected.i]), x1 = xOf(selected.lane.s[selected.i] + selected.lane.d[selected.i]);
+      let x0, x1, y, hgt;
+      if (selected.kind === 'kernel') {
+        const l = selected.lane, i = selected.i;
+        x0 = xOf(l.s[i]); x1 = xOf(l.s[i] + l.d[i]); y = rowOfLane.get(l).y; hgt = LANE_H;
+      } else {
+        const { h, i } = selected;
+        if (h.depth[i] >= h.depths) return;
+        x0 = xOf(h.s[i]); x1 = xOf(h.s[i] + h.d[i]); y = hostY(selected); hgt = HOST_ROW_H - 1;
+      }
       if (x1 < LABEL_W || x0 > LABEL_W + plotW()) return;
       ctx.save(); ctx.strokeStyle = cv('--focus'); ctx.lineWidth = 2;
-      ctx.strokeRect(Math.max(LABEL_W, x0) - 1, r.y - 1, Math.max(2, x1 - x0) + 2, LANE_H + 2);
+      ctx.strokeRect(Math.max(LABEL_W, x0) - 1, y - 1, Math.max(2, Math.min(x1, LABEL_W + plotW()) - Math.max(LABEL_W, x0)) + 2, hgt + 2);
       ctx.restore();
     }
+    // Launch arrows: from the launch call's box (its start, below it) to the kernel's start.
+    function drawArrows(ctx) {
+      stats.arrows = 0;
+      if (!links.length) return;
+      ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, RULER_H, plotW(), cssH); ctx.clip();
+      ctx.strokeStyle = ctx.fillStyle = cv('--arrow'); ctx.lineWidth = 1.5;
+      for (const { from, to } of links) {
+        if (from.h.depth[from.i] >= from.h.depths) continue;
+        const fx = xOf(from.h.s[from.i]), fy = hostY(from) + HOST_ROW_H - 1;
+        const tx = xOf(to.lane.s[to.i]), ty = rowOfLane.get(to.lane).y;
+        if (Math.max(fx, tx) < LABEL_W || Math.min(fx, tx) > LABEL_W + plotW()) continue;
+        const bend = Math.min(40, Math.abs(ty - fy) / 2);
+        ctx.beginPath(); ctx.moveTo(fx, fy); ctx.bezierCurveTo(fx, fy + bend, tx, ty - bend, tx, ty - 1); ctx.stroke();
+        ctx.beginPath(); ctx.moveTo(tx, ty); ctx.lineTo(tx - 4, ty - 7); ctx.lineTo(tx + 4, ty - 7); ctx.closePath(); ctx.fill();
+        stats.arrows++;
+      }
+      ctx.restore();
+    }
+    // Keyboard moves of the selection: the next or previous box on its lane (at its depth), up to
+    // a kernel's launch call or a box's parent, down to a call's or op's first kernel.
+    function step(dir) {
+      if (!selected) return;
+      if (selected.kind === 'kernel') {
+        const i = selected.i + dir;
+        if (i >= 0 && i < selected.lane.s.length) select({ kind: 'kernel', lane: selected.lane, i });
+      } else {
+        const { h, i } = selected, L = h.levels[Math.min(h.depth[i], h.depths - 1)];
+        let j = lowerBound(L.st, h.s[i]);
+        while (j < L.ix.length && L.ix[j] !== i) j++;
+        const k = j + dir;
+        if (j < L.ix.length && k >= 0 && k < L.ix.length) select({ kind: 'host', h, i: L.ix[k] });
+      }
+      reveal();
+    }
+    function up() {
+      if (!selected) return;
+      if (selected.kind === 'kernel') {
+        const l = selected.lane, b = hostBox(l.lb && l.lb[selected.i] >= 0 ? l.lb[selected.i] : l.ob ? l.ob[selected.i] : -1);
+        if (b) select({ kind: 'host', h: b.h, i: b.i });
+      } else if (selected.h.parent[selected.i] >= 0) {
+        select({ kind: 'host', h: selected.h, i: selected.h.parent[selected.i] });
+      }
+      reveal();
+    }
+    function down() {
+      if (selected && selected.kind === 'host' && links.length) { select({ kind: 'kernel', ...links[0].to }); reveal(); }
+    }
+    const extentOf = (sel) => (sel.kind === 'kernel' ? [sel.lane.s[sel.i], sel.lane.s[sel.i] + sel.lane.d[sel.i]] : [sel.h.s[sel.i], sel.h.s[sel.i] + sel.h.d[sel.i]]);
+    function reveal() { // keeps the selection in view, centred when it was out of it
+      if (!selected) return;
+      const [a, b] = extentOf(selected);
+      if (b < view.v0 || a > view.v1) { const w = view.v1 - view.v0; setView((a + b) / 2 - w / 2, (a + b) / 2 + w / 2); }
+    }
+    function zoomToSelection() {
+      if (!selected) return;
+      const [a, b] = extentOf(selected), pad = Math.max(100, (b - a) * 0.5);
+      setView(a - pad, b + pad);
+    }
+    Object.assign(TM.timeline, { select: (sel) => select(sel), hostLaneData: hostLanes, laneData: lanes });
+
+    // The critical path of the step shown in the Ranks section, across the ranks' rows: a bar per
+    // piece along the top of its rank's first host row (host pieces) or first stream lane (the
+    // others), coloured by category, joined by a line where the path moves to another row.
+    let path = null;
+    // Host pieces go on the rank's busiest thread (its launching thread, in practice).
+    const busiestHost = new Map(), firstLane = new Map();
+    for (const r of rows) {
+      const input = inputOf(r);
+      if (r.kind === 'host' && (!busiestHost.has(input) || r.host.item_count > busiestHost.get(input).host.item_count)) busiestHost.set(input, r);
+      if (r.kind === 'lane' && !firstLane.has(input)) firstLane.set(input, r);
+    }
+    const pathRow = (p) => (p.category === 'host' && busiestHost.get(p.input)) || firstLane.get(p.input);
+    function drawPath(ctx) {
+      stats.pathPieces = 0; stats.pathRows = 0;
+      if (!path) return;
+      ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, RULER_H, plotW(), cssH); ctx.clip();
+      const used = new Set();
+      let prev = null;
+      for (const p of path) {
+        const r = pathRow(p);
+        if (!r) continue;
+        const x0 = xOf(p.s), x1 = xOf(p.e);
+        if (prev && prev !== r) {
+          ctx.strokeStyle = cv('--fg'); ctx.lineWidth = 1;
+          ctx.beginPath(); ctx.moveTo(x0, prev.y + 2); ctx.lineTo(x0, r.y + 2); ctx.stroke();
+        }
+        prev = r;
+        if (x1 < LABEL_W || x0 > LABEL_W + plotW()) continue;
+        ctx.fillStyle = cv('--cp-' + p.category.replace(/_/g, '-'));
+        ctx.fillRect(x0, r.y, Math.max(1, x1 - x0), 4);
+        stats.pathPieces++;
+        used.add(r);
+      }
+      stats.pathRows = used.size;
+      ctx.restore();
+    }
+    TM.timeline.showPath = (step, zoomTo) => {
+      path = step && step.path ? step.path : null;
+      TM.timeline.pathStep = path ? step.step : null;
+      if (path && zoomTo && path.length) setView(path[0].s, path[path.length - 1].e);
+      schedule();
+    };
+    if (shownStep) TM.timeline.showPath(shownStep, false);
 
     function showTip(x, y) {
       const row = rows.find((r) => y >= r.y && y <= r.y + rowH(r));
@@ -1107,13 +1509,26 @@
         showLines(lines, x, y);
         return;
       }
+      if (row.kind === 'host') {
+        const h = row.host, z = Math.floor((y - row.y - 1) / HOST_ROW_H), i = hitHost(h, z, t, slack);
+        if (i >= 0) {
+          lines.push([hostKinds[h.k[i]], names[h.n[i]]], ['Duration', fmtNs(h.d[i])], ['Start', fmtNs(h.s[i])], ['Thread', h.label]);
+        } else if (h.lod && z < h.lod.length && !hostRanges(h)) {
+          const lv = h.lod[z][levelFor({ lod: h.lod[z] }, slack)], b = Math.floor(t / lv.w);
+          if (b < 0 || b >= lv.busy.length || !lv.busy[b]) { tip.hidden = true; return; }
+          lines.push(['Bucket', `${fmtNs(b * lv.w)} – ${fmtNs((b + 1) * lv.w)}`], ['Busy', fmtPct((100 * lv.busy[b]) / 255, 0)],
+            ['Most time', lv.dom[b] ? names[lv.dom[b] - 1] : '–'], ['', 'zoom in for single boxes']);
+        } else { tip.hidden = true; return; }
+        showLines(lines, x, y);
+        return;
+      }
       const l = row.lane;
       const range = t < rawEnd() ? rawRange(l) : null;
       if (range) {
         const hit = hitKernel(l, t, slack, range);
         if (hit < 0) { tip.hidden = true; return; }
         const vv = variants[l.v[hit]];
-        lines.push(['Kernel', names[vv[0]]], ['Op', names[vv[1]] || '–'], ['Backend', vv[2]],
+        lines.push([vv[7] === 'kernel' ? 'Kernel' : vv[7] === 'memset' ? 'Memset' : 'Memcpy', names[vv[0]]], ['Op', names[vv[1]] || '–'], ['Backend', vv[2]],
           ['Duration', fmtNs(l.d[hit])], ['Start', fmtNs(l.s[hit])], ['Grid', vv[3] || '–'], ['Block', vv[4] || '–'],
           ['Occupancy', `${fmtFrac(vv[5])} theoretical, ${fmtFrac(vv[6])} achieved`]);
       } else {
@@ -1133,21 +1548,21 @@
     }
 
     const legend = document.querySelector('#timeline .tl-legend');
-    const select = el('select', { 'aria-label': 'Colour boxes by', id: 'tl-color' },
+    const colourSelect = el('select', { 'aria-label': 'Colour boxes by', id: 'tl-color' },
       el('option', { value: 'kernel', text: 'kernel name' }), el('option', { value: 'op', text: 'op' }));
-    select.addEventListener('change', () => { colorBy = select.value; variantColour = new Array(variants.length); schedule(); });
+    colourSelect.addEventListener('change', () => { colorBy = colourSelect.value; variantColour = new Array(variants.length); schedule(); });
     // Every gap cause present, with its colour and how many gaps (over min_gap_ns) it has.
     const causeCounts = new Map();
     for (const g of gapGroups) for (const c of g.cause) causeCounts.set(c, (causeCounts.get(c) || 0) + 1);
     const causeItems = [...causeCounts.keys()].sort((a, b) => a - b).map((c) =>
       el('span', { class: 'item', 'data-cause': T.gap_causes[c] }, el('span', { class: 'swatch', style: `background:${gapColour(c)}` }),
         `${T.gap_causes[c].replace(/_/g, ' ')} (${fmtInt(causeCounts.get(c))})`));
-    legend.append(el('label', null, 'Colour by ', select), ' ',
+    legend.append(el('label', null, 'Colour by ', colourSelect), ' ',
       el('span', { id: 'tl-gap-legend' }, causeItems.length ? `Idle gaps > ${fmtNs(T.min_gap_ns)} by cause: ` : `No idle gaps > ${fmtNs(T.min_gap_ns)}.`, ...causeItems),
       (T.steps || []).length ? el('span', { class: 'item' }, el('span', { class: 'swatch', style: `background:${cv('--step')}` }), 'ProfilerStep boundary') : null);
     if (!T.raw_complete) {
       legend.append(el('p', { class: 'note', id: 'tl-gaps-capped', text: `Idle gaps: ${fmtInt(T.gaps_embedded)} of ${fmtInt(T.gap_count)} are marked: those left of the dashed line and the 2,000 longest.` }));
-      legend.append(el('p', { class: 'note', id: 'tl-capped', text: `Single kernel boxes are embedded for the first ${fmtInt(T.raw_box_count)} of ${fmtInt(T.kernel_count)} kernels ` +
+      legend.append(el('p', { class: 'note', id: 'tl-capped', text: `Single device boxes are embedded for the first ${fmtInt(T.raw_box_count)} of ${fmtInt(T.kernel_count + (T.copy_count || 0))} kernels and copies ` +
         `(those starting before ${fmtNs(T.raw_until_ns)}, left of the dashed line); beyond it the timeline shows precomputed buckets (busy fraction, kernel with the most time). ` +
         'Use --max-boxes to embed more.' }));
     }
@@ -1184,7 +1599,9 @@
   renderRanks();
   renderCompute();
   renderKernels();
+  timings.tables_ms = performance.now();
   renderTimeline();
+  timings.timeline_ms = performance.now();
   renderRoofline();
   renderOccupancy();
   renderDiff();
@@ -1196,5 +1613,6 @@
     document.getElementById('timeline').scrollIntoView();
   });
   tidyTables();
+  timings.ready_ms = performance.now();
   TM.ready = true;
 })();
