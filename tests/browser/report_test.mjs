@@ -266,25 +266,35 @@ async function checkTooltip(page, inputs, label) {
 }
 
 // Host lanes: one per thread with host events in the trace file; zoomed into a window of a step,
-// the op boxes drawn (or merged into a pixel) are exactly the file's cpu_op events overlapping it.
-async function checkHostLanes(page, inputs, label) {
+// the boxes of each kind drawn (or merged into a pixel), with those too deep to draw, are exactly
+// the file's events of that category overlapping it: cpu_op, python_function, cuda_runtime.
+const HOST_CATEGORIES = { op: 'cpu_op', python: 'python_function', runtime: 'cuda_runtime' };
+async function checkHostLanes(page, inputs, label, { windows = [[0.3, 0.32], [0.5, 0.6], [0, 1]], click = true } = {}) {
   const events = traceEvents(inputs[0]);
   const hostCats = new Set(['cpu_op', 'cuda_runtime', 'cuda_driver', 'user_annotation', 'python_function']);
   const threads = new Set(events.filter((e) => e.ph === 'X' && hostCats.has(e.cat)).map((e) => `${e.pid}/${e.tid}`));
   const lanes = await page.evaluate(() => window.__tm.timeline.hostLanes);
   check(lanes > 0 && lanes === threads.size, `${label}: ${lanes} host lanes, one per thread with host events in the file (${threads.size})`);
   const { offset, step } = await clockOffset(page, events);
-  for (const [from, to] of [[0.3, 0.32], [0.5, 0.6], [0, 1]]) {
+  for (const [from, to] of windows) {
     const len = step.e - step.s;
     await page.evaluate(([a, b]) => window.__tm.timeline.setView(a, b), [step.s + from * len, step.s + to * len]);
     await frames(page);
-    const got = await page.evaluate(() => ({ ops: window.__tm.timeline.stats.hostOps, view: { ...window.__tm.timeline.view } }));
-    const want = events.filter((e) => e.ph === 'X' && e.cat === 'cpu_op').filter((e) => {
-      const s = usToNs(e.ts) - offset, end = s + usToNs(e.dur);
-      return s < got.view.v1 && end > got.view.v0;
-    }).length;
-    check(want > 0 && got.ops === want, `${label}: ${got.ops} op boxes in a ${((got.view.v1 - got.view.v0) / 1e3).toFixed(1)} µs window of step ${step.number}, the file has ${want} cpu_ops there`);
+    const got = await page.evaluate(() => {
+      const tl = window.__tm.timeline, kinds = window.__tm.data.timeline.host_kinds, hidden = tl.hiddenInWindow();
+      return { view: { ...tl.view }, byKind: Object.fromEntries(kinds.map((k, i) => [k, { drawn: tl.stats.hostInWindow[i], hidden: hidden[i] }])) };
+    });
+    for (const [kind, cat] of Object.entries(HOST_CATEGORIES)) {
+      const want = events.filter((e) => e.ph === 'X' && e.cat === cat).filter((e) => {
+        const s = usToNs(e.ts) - offset, end = s + usToNs(e.dur);
+        return s < got.view.v1 && end > got.view.v0;
+      }).length;
+      const { drawn, hidden } = got.byKind[kind];
+      if (!want && kind !== 'op') continue; // no Python frames in this trace
+      check(want > 0 && drawn + hidden === want, `${label}: ${drawn} ${kind} boxes drawn${hidden ? ` and ${hidden} too deep to draw` : ''} in a ${((got.view.v1 - got.view.v0) / 1e3).toFixed(1)} µs window of step ${step.number}, the file has ${want} ${cat} events there`);
+    }
   }
+  if (!click) { await page.evaluate(() => window.__tm.timeline.setView(-Infinity, Infinity)); return; }
   // A click on an op box selects it: its name and stack, and arrows to the kernels attributed to it.
   const target = await page.evaluate(() => {
     const tl = window.__tm.timeline;
@@ -653,6 +663,24 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
   check(mm && mm.predicted === null && mm.placement.endsWith('predicted within aten::linear'),
     `predict: aten::mm, always inside aten::linear, says "${mm && mm.placement}"`);
   await ctx.page.locator('#compute').screenshot({ path: path.join(out, 'predict.png') });
+  // This trace has Python frames (with_stack), 34 levels deep on its main thread.
+  await checkHostLanes(ctx.page, [trace], 'predict', { windows: [[0.61, 0.62], [0.6, 0.7]], click: false });
+  // Without its Python frames the main thread's ops all have a row: every cpu_op in the window drawn.
+  const before = await ctx.page.evaluate(() => window.__tm.timeline.hostLaneData.map((h) => h.depths));
+  await ctx.page.uncheck('#tl-python');
+  const events = traceEvents(trace);
+  const { offset, step } = await clockOffset(ctx.page, events);
+  const [a, b] = [step.s + 0.6 * (step.e - step.s), step.s + 0.7 * (step.e - step.s)];
+  await ctx.page.evaluate(([a, b]) => window.__tm.timeline.setView(a, b), [a, b]);
+  await frames(ctx.page);
+  const got = await ctx.page.evaluate(() => {
+    const tl = window.__tm.timeline, kinds = window.__tm.data.timeline.host_kinds, hidden = tl.hiddenInWindow();
+    return { depths: tl.hostLaneData.map((h) => h.depths), view: { ...tl.view }, op: tl.stats.hostInWindow[kinds.indexOf('op')],
+      opHidden: hidden[kinds.indexOf('op')], python: tl.stats.hostInWindow[kinds.indexOf('python')] };
+  });
+  const ops = events.filter((e) => e.ph === 'X' && e.cat === 'cpu_op' && usToNs(e.ts) - offset < got.view.v1 && usToNs(e.ts) - offset + usToNs(e.dur) > got.view.v0).length;
+  check(ops > 0 && got.op === ops && got.opHidden === 0 && got.python === 0 && got.depths[0] < before[0],
+    `predict: without Python frames the main thread has ${got.depths[0]} rows (${before[0]} with them) and draws all ${got.op} ops in the window (file: ${ops})`);
   checkClean(ctx, 'predict');
   await ctx.context.close();
 }
@@ -717,6 +745,7 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
   check(drawn.step === step.step && drawn.embedded === step.path.length && drawn.pieces === step.path.length && drawn.rows >= Math.min(2, step.ranks.length),
     `dlrm: step ${drawn.step}'s critical path drawn on the timeline: ${drawn.pieces} pieces (critical-path: ${step.path.length}) on ${drawn.rows} rows of ranks ${step.ranks.join(', ')}`);
   await ctx.page.locator('#timeline').screenshot({ path: path.join(out, 'dlrm-timeline.png') });
+  await checkReadable(ctx.page, 'dlrm');
   await ctx.page.locator('#ranks').screenshot({ path: path.join(out, 'dlrm-ranks.png') });
   checkClean(ctx, 'dlrm');
   await ctx.context.close();

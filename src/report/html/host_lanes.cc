@@ -151,17 +151,24 @@ Json HostLanes::Build(int64_t t0, int64_t span, int64_t raw_until, int64_t fines
                           (!lane.items.empty() && lane.items.back().start - t0 >= raw_until);
     std::vector<LodBuckets> lod;
     if (with_lod) lod.assign(kHostLodDepths, LodBuckets(finest_bucket_ns, span));
-    std::vector<uint32_t> depth(lane.items.size(), 0);
+    // depth: over every box; lod_depth: over the boxes that are not Python frames, which the
+    // buckets leave out (a with_stack trace's frames would fill the top rows above the ops).
+    std::vector<uint32_t> depth(lane.items.size(), 0), lod_depth(lane.items.size(), 0);
     Json s = Json::array(), d = Json::array(), n = Json::array(), p = Json::array();
     int64_t previous = 0, max_duration = 0;
     uint32_t max_depth = 0;
     for (uint32_t j = 0; j < lane.items.size(); ++j) {
       const Item& item = lane.items[j];
-      depth[j] = item.parent == kTop ? 0 : depth[item.parent] + 1;
+      const bool python = item.kind == HostBoxKind::kPython;
+      if (item.parent != kTop) {
+        depth[j] = depth[item.parent] + 1;
+        const bool python_parent = lane.items[item.parent].kind == HostBoxKind::kPython;
+        lod_depth[j] = lod_depth[item.parent] + (python_parent ? 0 : 1);
+      }
       max_depth = std::max(max_depth, depth[j]);
       const int64_t start = item.start - t0;
-      if (with_lod && depth[j] < kHostLodDepths) {
-        lod[depth[j]].Add(start, start + item.duration, name_of(item));
+      if (with_lod && !python && lod_depth[j] < kHostLodDepths) {
+        lod[lod_depth[j]].Add(start, start + item.duration, name_of(item));
       }
       if (start >= raw_until) continue;
       s.push_back(start - previous);

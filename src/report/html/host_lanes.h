@@ -13,7 +13,9 @@
 //  - a box's id over all host lanes is its lane's `box_base` + its index: kernels name their
 //    launch call and op by it;
 //  - `lod` exists only on lanes with more than kHostLodMinItems items or items past the cut: per
-//    depth 0 .. kHostLodDepths - 1 a pyramid (lane_lod.h) whose `dom` is a name index + 1.
+//    depth 0 .. kHostLodDepths - 1 a pyramid (lane_lod.h) whose `dom` is a name index + 1. The
+//    buckets leave Python frames out and count depth over the other boxes (ops, annotations,
+//    calls): zoomed out, a with_stack trace shows its ops rather than its top frames.
 #pragma once
 
 #include <cstddef>

@@ -113,5 +113,39 @@ TEST(HostLanes, HostBudgetCutsEveryLaneAtOneTime) {
   EXPECT_EQ(j["names"][top["dom"][0].get<size_t>() - 1], "aten::linear");
 }
 
+// The buckets leave Python frames out: an op under a frame is on the top bucket row.
+TEST(HostLanes, BucketsLeavePythonFramesOut) {
+  Trace t;
+  t.path = "synthetic";
+  Device d;
+  d.backend = Backend::kCuda;
+  t.devices = {d};
+  t.tracks = {Track{1, 10, "", "", "main"}};
+  auto slice = [&](const char* name, SliceKind kind, int64_t start, int64_t dur) {
+    Slice s;
+    s.name = t.strings.Intern(name);
+    s.kind = kind;
+    s.start_ns = start;
+    s.duration_ns = dur;
+    t.slices.push_back(s);
+  };
+  slice("forward (model.py:3)", SliceKind::kPythonFunction, 0, 40);
+  slice("aten::mm", SliceKind::kOp, 0, 10);
+  Kernel k;
+  k.name = t.strings.Intern("gemm");
+  k.start_ns = 0;
+  k.duration_ns = 40;
+  t.kernels.push_back(k);
+  const LinkedTrace linked(t);
+  LaneOptions options;
+  options.max_raw_host_boxes = 1;  // a cut, so the lane has buckets
+  options.finest_buckets = 4;      // 40 ns span: 10 ns buckets
+  Json j = BuildTimelineLanes({&linked}, KernelOccupancySummary{}, options);
+  const Json& top = j["host_lanes"][0]["lod"][0][0];
+  EXPECT_EQ(top["busy"], Json::parse("[255, 0, 0, 0, 0]"));  // aten::mm only, not the frame
+  EXPECT_EQ(j["names"][top["dom"][0].get<size_t>() - 1], "aten::mm");
+  EXPECT_EQ(j["host_lanes"][0]["depth_count"], 2);  // the boxes themselves nest as they are
+}
+
 }  // namespace
 }  // namespace tensormorph

@@ -756,7 +756,7 @@
   // ---------- timeline ----------
   function renderTimeline() {
     const T = D.timeline;
-    const MAX_HOST_DEPTH = 24; // host rows per thread; deeper boxes (long Python stacks) are counted in the label
+    const MAX_HOST_DEPTH = 64; // host rows per thread; deeper boxes are counted in the label
     const decodeLod = (levels) => levels.map((x) => ({ w: x.bucket_ns, busy: Uint8Array.from(x.busy), dom: Uint32Array.from(x.dom) }));
     const canvas = document.getElementById('tl-canvas');
     const tip = document.getElementById('tl-tip');
@@ -785,9 +785,11 @@
     // and the running maximum of their ends, so a window's first box is a binary search away even
     // under a ProfilerStep that spans the whole trace.
     const hostKinds = T.host_kinds || [], hostLabels = T.host_labels || [];
+    const pythonKind = hostKinds.indexOf('python');
+    let showPython = true; // the "Python frames" box of the legend
     const isCall = (k) => hostKinds[k] === 'runtime' || hostKinds[k] === 'driver' || hostKinds[k] === 'sync';
     const hostLanes = (T.host_lanes || []).map((h, index) => {
-      const n = h.s.length, s = new Float64Array(n), d = new Float64Array(n), parent = new Int32Array(n), depth = new Uint16Array(n);
+      const n = h.s.length, s = new Float64Array(n), d = new Float64Array(n), parent = new Int32Array(n);
       const name = new Uint32Array(n), kind = new Uint8Array(n); // from the box's label [name, kind]
       let t = 0;
       for (let i = 0; i < n; i++) {
@@ -795,22 +797,43 @@
         const label = hostLabels[h.n[i]];
         name[i] = label[0]; kind[i] = label[1];
         parent[i] = h.p[i] ? i - h.p[i] : -1;
-        depth[i] = parent[i] < 0 ? 0 : depth[parent[i]] + 1;
       }
-      const depths = Math.max(1, Math.min(h.depth_count, MAX_HOST_DEPTH));
+      const thread = (h.rank !== undefined ? `rank ${h.rank} · ` : '') + h.thread + (h.tid !== undefined && !h.thread.includes(String(h.tid)) ? ` (${h.tid})` : '');
+      const lane = { ...h, index, s, d, n: name, k: kind, parent, thread, layouts: [], lod: h.lod ? h.lod.map(decodeLod) : null };
+      applyLayout(lane);
+      return lane;
+    });
+    // A lane's rows: one per nesting depth, Python frames included or left out (then an op under
+    // a Python frame sits one row below its nearest non-Python box). Per depth the boxes by start
+    // and the running maximum of their ends.
+    function layoutOf(h, withPython) {
+      const n = h.s.length, depth = new Uint16Array(n), HIDDEN = 0xffff;
+      let max = 0;
+      for (let i = 0; i < n; i++) {
+        const p = h.parent[i];
+        depth[i] = p < 0 ? 0 : depth[p] + (withPython || h.k[p] !== pythonKind ? 1 : 0);
+      }
+      for (let i = 0; i < n; i++) {
+        if (!withPython && h.k[i] === pythonKind) depth[i] = HIDDEN;
+        else max = Math.max(max, depth[i] + 1);
+      }
+      const depths = Math.max(1, Math.min(max, MAX_HOST_DEPTH));
       const members = Array.from({ length: depths }, () => []);
       for (let i = 0; i < n; i++) if (depth[i] < depths) members[depth[i]].push(i);
       const levels = members.map((m) => {
         const ix = Uint32Array.from(m), st = new Float64Array(ix.length), endMax = new Float64Array(ix.length);
         let e = -Infinity;
-        ix.forEach((b, j) => { st[j] = s[b]; e = Math.max(e, s[b] + d[b]); endMax[j] = e; });
+        ix.forEach((b, j) => { st[j] = h.s[b]; e = Math.max(e, h.s[b] + h.d[b]); endMax[j] = e; });
         return { ix, st, endMax };
       });
-      const label = (h.rank !== undefined ? `rank ${h.rank} · ` : '') + h.thread + (h.tid !== undefined && !h.thread.includes(String(h.tid)) ? ` (${h.tid})` : '') +
-        (h.depth_count > depths ? ` · ${h.depth_count - depths} deeper levels not drawn` : '');
-      return { ...h, index, s, d, n: name, k: kind, parent, depth, depths, levels, label,
-        lod: h.lod ? h.lod.map(decodeLod) : null };
-    });
+      const label = h.thread + (max > depths ? ` · ${max - depths} deeper levels not drawn` : '');
+      return { depth, depths, levels, label };
+    }
+    function applyLayout(h) {
+      const mode = showPython ? 1 : 0;
+      if (!h.layouts[mode]) h.layouts[mode] = layoutOf(h, showPython);
+      Object.assign(h, h.layouts[mode]);
+    }
     // A host box by its id over all host lanes (box_base + index), or null.
     function hostBox(id) {
       if (id < 0 || !hostLanes.length) return null;
@@ -863,9 +886,20 @@
     const LABEL_W = 260, RULER_H = 26, LANE_H = 22, LANE_GAP = 4, GAP_ROW_H = 10, HOST_ROW_H = 12;
     const rowH = (r) => (r.kind === 'gaps' ? GAP_ROW_H : r.kind === 'host' ? r.host.depths * HOST_ROW_H + 2 : LANE_H);
     const inputOf = (r) => (r.kind === 'lane' ? r.lane.input : r.kind === 'gaps' ? r.gaps.input : r.host.input);
-    let yAt = RULER_H;
-    for (const r of rows) { r.y = yAt; yAt += rowH(r) + LANE_GAP; }
-    const cssH = yAt + 8;
+    let cssH = 0;
+    function relayout() { // rows' tops and the canvas height, after a host lane's rows changed
+      let yAt = RULER_H;
+      for (const r of rows) {
+        if (r.kind === 'host') r.label = r.host.label;
+        r.y = yAt; yAt += rowH(r) + LANE_GAP;
+      }
+      cssH = yAt + 8;
+      if (TM.timeline) {
+        TM.timeline.laneTops = rows.filter((r) => r.kind === 'lane').map((r) => r.y);
+        TM.timeline.hostTops = rows.filter((r) => r.kind === 'host').map((r) => r.y);
+      }
+    }
+    relayout();
     // The whole timeline: the kernels' span, widened to the steps (the first step begins on the
     // host before the first kernel).
     const full = { a: 0, b: Math.max(1, T.span_ns) };
@@ -989,7 +1023,7 @@
           for (let j = lo; j < hi; j++) {
             const i = L.ix[j], a = h.s[i], b = a + h.d[i];
             if (b < view.v0) continue;
-            if (b > view.v0 && a < view.v1 && hostKinds[h.k[i]] === 'op') stats.hostOps++;
+            if (b > view.v0 && a < view.v1) stats.hostInWindow[h.k[i]]++;
             const x0 = xOf(a), x1 = xOf(b), w = x1 - x0;
             if (w < 1) { const px = Math.floor(x0); if (px === lastPx) continue; lastPx = px; }
             const colour = isCall(h.k[i]) ? callColour : colorOfName(names[h.n[i]]);
@@ -1051,7 +1085,7 @@
       let drawn = 0;
       stats.mode = [];
       stats.gapsDrawn = 0;
-      stats.hostOps = 0; // op boxes overlapping the window (drawn or merged into a pixel)
+      stats.hostInWindow = new Array(hostKinds.length).fill(0); // per kind, boxes overlapping the window (drawn or merged into a pixel)
       stats.hostDrawn = 0;
       rows.forEach((r) => {
         const y = r.y;
@@ -1388,12 +1422,21 @@
       ctx.strokeRect(Math.max(LABEL_W, x0) - 1, y - 1, Math.max(2, Math.min(x1, LABEL_W + plotW()) - Math.max(LABEL_W, x0)) + 2, hgt + 2);
       ctx.restore();
     }
-    // Launch arrows: from the launch call's box (its start, below it) to the kernel's start.
+    // Launch arrows: from the launch call's box (its start, below it) to the kernel's start; the
+    // launch calls outlined.
     function drawArrows(ctx) {
       stats.arrows = 0;
       if (!links.length) return;
       ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, RULER_H, plotW(), cssH); ctx.clip();
       ctx.strokeStyle = ctx.fillStyle = cv('--arrow'); ctx.lineWidth = 1.5;
+      const outlined = new Set();
+      for (const { from } of links) {
+        const key = from.h.box_base + from.i;
+        if (outlined.has(key) || from.h.depth[from.i] >= from.h.depths) continue;
+        outlined.add(key);
+        const x0 = xOf(from.h.s[from.i]), x1 = xOf(from.h.s[from.i] + from.h.d[from.i]);
+        ctx.strokeRect(x0 - 1, hostY(from) - 1, Math.max(2, x1 - x0) + 2, HOST_ROW_H + 1);
+      }
       for (const { from, to } of links) {
         if (from.h.depth[from.i] >= from.h.depths) continue;
         const fx = xOf(from.h.s[from.i]), fy = hostY(from) + HOST_ROW_H - 1;
@@ -1446,7 +1489,17 @@
       const [a, b] = extentOf(selected), pad = Math.max(100, (b - a) * 0.5);
       setView(a - pad, b + pad);
     }
-    Object.assign(TM.timeline, { select: (sel) => select(sel), hostLaneData: hostLanes, laneData: lanes });
+    // Per kind, the embedded host boxes overlapping the window that are too deep to draw.
+    function hiddenInWindow() {
+      const out = new Array(hostKinds.length).fill(0);
+      for (const h of hostLanes) {
+        for (let i = 0; i < h.s.length && h.s[i] < view.v1; i++) {
+          if (h.depth[i] >= h.depths && h.s[i] + h.d[i] > view.v0) out[h.k[i]]++;
+        }
+      }
+      return out;
+    }
+    Object.assign(TM.timeline, { select: (sel) => select(sel), hostLaneData: hostLanes, laneData: lanes, hiddenInWindow });
 
     // The critical path of the step shown in the Ranks section, across the ranks' rows: a bar per
     // piece along the top of its rank's first host row (host pieces) or first stream lane (the
@@ -1560,6 +1613,18 @@
     legend.append(el('label', null, 'Colour by ', colourSelect), ' ',
       el('span', { id: 'tl-gap-legend' }, causeItems.length ? `Idle gaps > ${fmtNs(T.min_gap_ns)} by cause: ` : `No idle gaps > ${fmtNs(T.min_gap_ns)}.`, ...causeItems),
       (T.steps || []).length ? el('span', { class: 'item' }, el('span', { class: 'swatch', style: `background:${cv('--step')}` }), 'ProfilerStep boundary') : null);
+    // Python frames (with_stack traces) can be dozens of levels above the ops: they can be left out.
+    if (pythonKind >= 0 && hostLanes.some((h) => h.k.includes(pythonKind))) {
+      const box = el('input', { type: 'checkbox', id: 'tl-python', checked: true });
+      box.addEventListener('change', () => {
+        showPython = box.checked;
+        hostLanes.forEach(applyLayout);
+        if (selected && selected.kind === 'host' && selected.h.depth[selected.i] >= selected.h.depths) select(null);
+        relayout();
+        resize();
+      });
+      legend.append(' ', el('label', null, box, ' Python frames'));
+    }
     if (!T.raw_complete) {
       legend.append(el('p', { class: 'note', id: 'tl-gaps-capped', text: `Idle gaps: ${fmtInt(T.gaps_embedded)} of ${fmtInt(T.gap_count)} are marked: those left of the dashed line and the 2,000 longest.` }));
       legend.append(el('p', { class: 'note', id: 'tl-capped', text: `Single device boxes are embedded for the first ${fmtInt(T.raw_box_count)} of ${fmtInt(T.kernel_count + (T.copy_count || 0))} kernels and copies ` +
