@@ -39,8 +39,9 @@ CommandRunner AddReportCommand(CLI::App* app) {
   auto options = std::make_shared<ReportOptions>();
   CLI::App* command = app->add_subcommand(
       "report",
-      "one self-contained HTML file: summary, ops, kernels, timeline, roofline, "
-      "occupancy, a job's ranks (collectives, critical path), and the diff against --baseline");
+      "one self-contained HTML file: summary with findings, ops, kernels, timeline (host and "
+      "device lanes, launch arrows), roofline, occupancy, a job's ranks (collectives, critical "
+      "path), the diff against --baseline, --compare");
   AddCommonOptions(command, &options->common);
   command->add_option("-o,--output", options->output, "the HTML file to write")->required();
   command->add_option("--baseline", options->baseline,

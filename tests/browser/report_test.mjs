@@ -627,6 +627,11 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
     trs.reduce((sum, tr) => sum + Number(tr.querySelector(`td[data-key="s${i}"]`).dataset.value), 0)));
   check(sums[0] === expected.sides[0].kernel_ns && sums[1] === expected.sides[1].kernel_ns,
     `compare: categories add up to each side's kernel time (${sums.join(', ')})`);
+  // The category chart: a bar per category and side, its time compare's.
+  const bars = await ctx.page.$$eval('#compare-chart rect', (rs) => rs.map((r) => [r.dataset.category, r.dataset.side, Number(r.dataset.ns)]));
+  const wantBars = expected.categories.flatMap((c) => c.sides.map((s, i) => [c.category, expected.sides[i].label, s.device_ns]));
+  check(bars.length === wantBars.length && bars.every((b, i) => b[0] === wantBars[i][0] && b[1] === wantBars[i][1] && b[2] === wantBars[i][2]),
+    `compare: the category chart has ${bars.length} bars, each the device time of compare's categories (${wantBars.length})`);
   // The attention row opens its inner ops: flash attention on both sides.
   const attention = expected.rows.find((r) => r.name === 'aten::scaled_dot_product_attention');
   await ctx.page.click(`#compare-rows tbody tr[data-name^="aten::scaled_dot_product_attention"]`);

@@ -674,6 +674,27 @@
   }
 
   // ---------- compare (tensormorph compare --format json, docs/compare.md) ----------
+  // The categories as a chart: per category one bar per side, all on one scale, with the time.
+  function compareChart(d) {
+    const n = d.sides.length, BAR = 15, GAP = 10, LABEL = 130, VALUE = 150, W = 760;
+    const max = Math.max(1, ...d.categories.flatMap((c) => c.sides.map((s) => s.device_ns)));
+    const height = d.categories.length * (n * BAR + GAP) + 6;
+    const chart = svg('svg', { id: 'compare-chart', viewBox: `0 0 ${W} ${height}`, width: String(W), height: String(height),
+      role: 'img', 'aria-label': 'Device time per category on each side' });
+    let y = 4;
+    for (const cat of d.categories) {
+      chart.append(svg('text', { x: String(LABEL - 8), y: String(y + (n * BAR) / 2 + 4), 'text-anchor': 'end' }, cat.category));
+      cat.sides.forEach((side, i) => {
+        const w = ((W - LABEL - VALUE) * side.device_ns) / max;
+        chart.append(svg('rect', { x: String(LABEL), y: String(y), width: String(Math.max(1, w)), height: String(BAR - 3), class: 'side' + Math.min(i, 3),
+          'data-category': cat.category, 'data-side': d.sides[i].label, 'data-ns': String(side.device_ns) }));
+        chart.append(svg('text', { x: String(LABEL + w + 4), y: String(y + BAR - 5) }, `${fmtNs(side.device_ns)} ${d.sides[i].label}`));
+        y += BAR;
+      });
+      y += GAP;
+    }
+    return el('div', { class: 'scroll compare-chart' }, chart);
+  }
   function renderCompare() {
     if (!D.compare) return;
     document.getElementById('compare').hidden = false;
@@ -691,6 +712,7 @@
     });
     const sideColumns = (fmtRatio) => sides.flatMap((s, i) => [{ key: 's' + i, label: s.label, num: true, fmt: fmtNs }]
       .concat(i > 0 ? [{ key: 'r' + i, label: `${s.label} / ${sides[0].label}`, num: true, fmt: fmtRatio }] : []));
+    c.append(compareChart(d));
     makeTable(c, {
       id: 'compare-categories', caption: 'Device time per category on each side (adds up to its kernel time)',
       rows: categoryRows, filter: false, sortKey: 's0', columns: [{ key: 'name', label: 'Category' }].concat(sideColumns(ratio)),
