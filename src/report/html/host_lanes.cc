@@ -25,7 +25,7 @@ bool ShownOnHost(SliceKind kind, HostBoxKind* as) {
       *as = HostBoxKind::kPython;
       return true;
     default:
-      return false;  // GPU annotations sit on the device's rows, not a thread's
+      return false;  // GPU annotations: the device-side copies of the annotations drawn here
   }
 }
 

@@ -1649,8 +1649,9 @@
     }
     if (!T.raw_complete) {
       legend.append(el('p', { class: 'note', id: 'tl-gaps-capped', text: `Idle gaps: ${fmtInt(T.gaps_embedded)} of ${fmtInt(T.gap_count)} are marked: those left of the dashed line and the 2,000 longest.` }));
-      legend.append(el('p', { class: 'note', id: 'tl-capped', text: `Single device boxes are embedded for the first ${fmtInt(T.raw_box_count)} of ${fmtInt(T.kernel_count + (T.copy_count || 0))} kernels and copies ` +
-        `(those starting before ${fmtNs(T.raw_until_ns)}, left of the dashed line); beyond it the timeline shows precomputed buckets (busy fraction, kernel with the most time). ` +
+      legend.append(el('p', { class: 'note', id: 'tl-capped', text: `Single boxes are embedded for the first ${fmtInt(T.raw_box_count)} of ${fmtInt(T.kernel_count + (T.copy_count || 0))} kernels and copies ` +
+        `and ${fmtInt(T.host_raw_count || 0)} of ${fmtInt(T.host_item_count || 0)} host ops and calls (those starting before ${fmtNs(T.raw_until_ns)}, left of the dashed line); ` +
+        'beyond it the timeline shows precomputed buckets (busy fraction, the name with the most time). ' +
         'Use --max-boxes to embed more.' }));
     }
     new ResizeObserver(resize).observe(canvas);
