@@ -1,5 +1,7 @@
 #include "tensormorph/model/copy_kinds.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <utility>
 
@@ -150,6 +152,11 @@ void DescribeCopies(Trace* trace) {
     if (t.src_memory == MemoryKind::kUnknown) t.src_memory = copy.src;
     if (t.dst_memory == MemoryKind::kUnknown) t.dst_memory = copy.dst;
   }
+}
+
+std::string MemcpyKindLabel(CopyDirection direction, MemoryKind src, MemoryKind dst) {
+  return fmt::format("memcpy {} ({} -> {})", CopyDirectionName(direction), MemoryKindName(src),
+                     MemoryKindName(dst));
 }
 
 }  // namespace tensormorph

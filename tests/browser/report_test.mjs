@@ -167,11 +167,15 @@ async function checkFindings(page, inputs, label) {
     const got = await page.evaluate(() => ({ rule: window.__tm.timeline.finding, view: { ...window.__tm.timeline.view }, t0: window.__tm.data.timeline.t0_ns,
       kernels: window.__tm.timeline.highlightedBoxes, host: window.__tm.timeline.highlightedHost }));
     const gap = f.top.find((t) => t.figures.start_ns !== undefined);
+    // The copy rules' items are copy kinds with their counts: exactly those copies light up.
+    const copies = ['slow_copies', 'blocking_copies'].includes(f.rule) ? f.top.reduce((a, t) => a + t.figures.count, 0) : null;
     const ok = gap ? got.view.v0 <= gap.figures.start_ns - got.t0 && got.view.v1 >= gap.figures.start_ns - got.t0 + gap.figures.length_ns
-      : got.kernels + got.host > 0;
-    check(got.rule === f.rule && ok, `${label}: finding ${f.rule} shows on the timeline (${gap ? `its longest gap, ${gap.figures.length_ns} ns, in view` : `${got.kernels} kernels and copies, ${got.host} host boxes highlighted`})`);
+      : copies !== null ? got.kernels === copies : got.kernels + got.host > 0;
+    check(got.rule === f.rule && ok, `${label}: finding ${f.rule} shows on the timeline (${gap ? `its longest gap, ${gap.figures.length_ns} ns, in view` : `${got.kernels} kernels and copies${copies !== null ? ` (the finding counts ${copies} copies)` : ''}, ${got.host} host boxes highlighted`})`);
   }
   await page.fill('#tl-search', '');
+  await page.focus('#tl-canvas');
+  await page.keyboard.press('0');
 }
 
 // The occupancy columns read `tensormorph occupancy --format json`'s names.
@@ -502,6 +506,7 @@ const ncuFixture = [path.join(root, 'tests/data/ncu_raw_fixture.csv')];
   await checkTimeline(ctx.page, 'demo');
   await checkTooltip(ctx.page, demo, 'demo');
   await checkHostLanes(ctx.page, demo, 'demo');
+  await checkFindings(ctx.page, demo, 'demo');
   await checkGapsAndSteps(ctx.page, demo, 'demo');
   await checkDrillDown(ctx.page, demo, 'demo');
   await checkReadable(ctx.page, 'demo');

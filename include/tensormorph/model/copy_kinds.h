@@ -3,6 +3,7 @@
 // Host-to-Device]" from Nsight Systems, "MemcpyD2H" from XPlane, "Memcpy DtoD" from rocprof).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "tensormorph/model/trace.h"
@@ -14,6 +15,10 @@ std::string_view CopyDirectionName(CopyDirection direction);
 // "pageable", "pinned", "device", "array", "managed", "device_static", "managed_static", "host"
 // (pinning not said), "unknown".
 std::string_view MemoryKindName(MemoryKind kind);
+
+// "memcpy DtoD (device -> device)": a memcpy's kind as timeline's copy rows, findings and the
+// report name it.
+std::string MemcpyKindLabel(CopyDirection direction, MemoryKind src, MemoryKind dst);
 
 struct CopyDescription {
   CopyDirection direction = CopyDirection::kUnknown;

@@ -48,8 +48,7 @@ void SlowCopies(const InputContext& ctx, const DeviceTimeline& d, std::vector<Fi
   std::stable_sort(slow.begin(), slow.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   auto what = [](const CopyBandwidth& c) {
-    return fmt::format("memcpy {} ({} -> {})", CopyDirectionName(c.direction),
-                       MemoryKindName(c.src_memory), MemoryKindName(c.dst_memory));
+    return MemcpyKindLabel(c.direction, c.src_memory, c.dst_memory);
   };
   Finding f = NewFinding(ctx, "slow_copies", gain, &d);
   f.where.kernel = what(*slow.front().second);

@@ -10,9 +10,11 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/timeline/device_work.h"
 #include "report/html/host_lanes.h"
 #include "report/html/lane_lod.h"
 #include "tensormorph/analysis/kernels.h"
+#include "tensormorph/model/copy_kinds.h"
 
 namespace tensormorph {
 namespace {
@@ -73,8 +75,7 @@ std::string Dims(uint32_t x, uint32_t y, uint32_t z) {
   return fmt::format("{}×{}×{}", x, y, z);
 }
 
-// What a device box is: the variant's last field names it.
-enum class WorkKind : uint8_t { kKernel, kMemcpy, kMemset };
+// What a device box is (WorkKind of analysis/timeline/device_work.h), as its variant names it.
 constexpr const char* kWorkKindNames[] = {"kernel", "memcpy", "memset"};
 
 // A lane's rows are indices into the input's kernels or, with kTransferBit set, its transfers.
@@ -94,6 +95,7 @@ struct DeviceWork {
   uint32_t device;
   const WorkLink* link;
   const Kernel* kernel;  // null for a transfer
+  const Transfer* copy;  // null for a kernel
   WorkKind kind;
 };
 DeviceWork WorkOf(const Trace& t, const TraceLinks& l, uint32_t row) {
@@ -106,10 +108,12 @@ DeviceWork WorkOf(const Trace& t, const TraceLinks& l, uint32_t row) {
             c.device,
             &l.transfers[x],
             nullptr,
+            &c,
             c.kind == TransferKind::kMemset ? WorkKind::kMemset : WorkKind::kMemcpy};
   }
   const Kernel& k = t.kernels[row];
-  return {k.start_ns, k.duration_ns, k.name, k.device, &l.kernels[row], &k, WorkKind::kKernel};
+  return {k.start_ns, k.duration_ns, k.name,           k.device, &l.kernels[row],
+          &k,         nullptr,       WorkKind::kKernel};
 }
 
 }  // namespace
@@ -233,6 +237,18 @@ Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
                       ? Json(w.kernel->achieved_occupancy_percent / 100.0)
                       : Json(nullptr));
       v.push_back(kWorkKindNames[key.work]);
+      // What the findings name: the work's class (exposed_communication) and a memcpy's kind
+      // (slow_copies), as timeline classifies and labels them.
+      const WorkClass work_class =
+          w.kind == WorkKind::kKernel ? ClassifyKernelName(key.name) : WorkClass::kMemory;
+      v.push_back(work_class == WorkClass::kCommunication ? "communication"
+                  : work_class == WorkClass::kMemory      ? "memory"
+                                                          : "computation");
+      if (w.copy != nullptr && w.kind == WorkKind::kMemcpy) {
+        v.push_back(MemcpyKindLabel(w.copy->direction, w.copy->src_memory, w.copy->dst_memory));
+      } else {
+        v.push_back(nullptr);
+      }
       variants.push_back(std::move(v));
     }
     variant_by_ids.emplace(ids, it->second);
@@ -318,7 +334,8 @@ Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
   out["host_lanes"] = std::move(host_lanes);
   out["host_labels"] = std::move(host_labels);
   out["host_kinds"] = HostKindNamesJson();
-  // [name, op (names), backend, grid, block, occupancy, achieved, "kernel" | "memcpy" | "memset"]
+  // [name, op (names), backend, grid, block, occupancy, achieved, "kernel" | "memcpy" | "memset",
+  //  work class, memcpy kind label]
   out["variants"] = std::move(variants);
   out["names"] = names.TakeJson();
   return out;

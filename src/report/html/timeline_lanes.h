@@ -7,7 +7,9 @@
 //    input on its own clock);
 //  - a lane's boxes are sorted by start; `s` holds start deltas (first one from 0), `d` durations,
 //    `v` indices into `variants` (name, op, backend, grid, block, occupancy, achieved occupancy,
-//    and "kernel", "memcpy" or "memset": what a tooltip shows);
+//    "kernel", "memcpy" or "memset", the work class as timeline's ("communication", "memory",
+//    "computation") and a memcpy's kind label (MemcpyKindLabel, else null): what a tooltip shows
+//    and what findings name);
 //  - raw boxes cover exactly the kernels, copies and host items that start before `raw_until_ns`
 //  (one cut
 //    for every lane, device or host, so a window left of it is complete on every lane);

@@ -1295,9 +1295,12 @@
         found.textContent = `${f.rule.replace(/_/g, ' ')}: its longest gap, ${fmtNs(g.length_ns)} at ${fmtNs(a)} (${gaps[0].name})`;
         return;
       }
+      // A name is a kernel's, an op's or call's, or a memcpy kind (slow_copies: vv[9]);
+      // exposed_communication names no kernel: its boxes are the communication kernels (vv[8]).
       const wanted = new Set(f.where.kernel ? [f.where.kernel] : f.where.op ? [f.where.op] : f.top.map((t) => t.name));
-      setHighlight((vv) => wanted.has(names[vv[0]]) || wanted.has(names[vv[1]]), (name) => wanted.has(name),
-        `of finding ${f.rule.replace(/_/g, ' ')}`, true);
+      const communication = f.rule === 'exposed_communication';
+      setHighlight((vv) => (communication ? vv[8] === 'communication' : wanted.has(names[vv[0]]) || wanted.has(names[vv[1]]) || wanted.has(vv[9])),
+        (name) => !communication && wanted.has(name), `of finding ${f.rule.replace(/_/g, ' ')}`, true);
     };
 
     // The raw box of lane l under time t (within slack), or -1.
