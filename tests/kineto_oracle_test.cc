@@ -382,7 +382,11 @@ std::optional<FileExpectation> ExpectationFor(const std::string& rel) {
       starts("hta/trace_compare/") || starts("param_dlrm_8rank/") || starts("hta_cudagraph/")) {
     return FileExpectation{true, "cuda"};
   }
-  if (rel == "hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz" || starts("tracelens/")) {
+  // legacy/: a 2021 autograd-profiler trace (cat "Kernel", Volta) and a 2023 RTX 2080 Ti one;
+  // hta_more/: HTA's A100 cross-stream event-wait fixture.
+  if (starts("legacy/") || starts("hta_more/")) return FileExpectation{true, "cuda"};
+  if (rel == "hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz" || starts("tracelens/") ||
+      starts("tracelens_more/")) {
     return FileExpectation{true, "rocm"};
   }
   if (rel == "hta/mtia_inference_rank_0.json.gz") return FileExpectation{true, "other"};

@@ -99,7 +99,8 @@ TEST(RocprofImportE2E, KernelTotalsEqualTheFiles) {
   for (const std::string file :
        {"rocprofv3/kernel_trace.csv", "rocprofv3/kernel_trace_truncated.csv",
         "rocprofv3_rocm62/kernel_trace.csv", "rocprof_compute/vcopy_MI200/timestamps.csv",
-        "rocprof_compute/no_roof_MI350/pmc_perf_0.csv"}) {
+        "rocprof_compute/no_roof_MI350/pmc_perf_0.csv",
+        "rocprof_v1/mi250x_hpctraining/results.csv"}) {
     SCOPED_TRACE(file);
     const std::map<std::string, Totals> expected = CountKernels(kOther + file);
     ASSERT_FALSE(expected.empty());
@@ -251,6 +252,71 @@ TEST(RocprofImportE2E, OccupancyFromTheAgentsGfxTarget) {
   EXPECT_EQ(gemm["limits"]["registers"], 2);
   EXPECT_EQ(gemm["limits"]["shared_memory"], 4);
   EXPECT_EQ(gemm["limits"]["warps"], 8);
+}
+
+// rocprof v1's Chrome trace (results.json): kernels from the exact BeginNs/EndNs of the dispatch
+// rows (pids named GPU<N>), not from the truncated microsecond ts/dur strings. The expectation
+// walks the JSON here: process names from the process_name metadata, per KernelName the count
+// and the summed EndNs - BeginNs.
+TEST(RocprofImportE2E, V1ChromeTraceKernelsFromTheDispatchNanoseconds) {
+  for (const std::string& file :
+       {kOther + "rocprof_v1/r9700_rdna4_llamacpp/results.json",
+        std::string(TM_SOURCE_DIR "/tests/data/rocprof_v1_results_r9700_head.json")}) {
+    SCOPED_TRACE(file);
+    const json trace = json::parse(ReadFile(file));
+    std::map<int64_t, std::string> process;
+    for (const json& e : trace["traceEvents"]) {
+      if (e.value("ph", "") == "M" && e.value("name", "") == "process_name") {
+        process[e["pid"].get<int64_t>()] = e["args"]["name"].get<std::string>();
+      }
+    }
+    std::map<std::string, Totals> expected;
+    int64_t truncated_total_us = 0;
+    for (const json& e : trace["traceEvents"]) {
+      if (e.value("ph", "") != "X" || !process[e["pid"].get<int64_t>()].starts_with("GPU"))
+        continue;
+      const json& a = e["args"];
+      Totals& t = expected[a["KernelName"].get<std::string>()];
+      ++t.count;
+      t.total_ns +=
+          std::stoll(a["EndNs"].get<std::string>()) - std::stoll(a["BeginNs"].get<std::string>());
+      truncated_total_us += std::stoll(e["dur"].get<std::string>());
+    }
+    ASSERT_FALSE(expected.empty());
+    RunResult r = RunTensormorph({"kernels", "--format", "json", "--quiet", file});
+    ASSERT_EQ(r.exit_code, 0) << r.Describe();
+    const json doc = Json(r);
+    EXPECT_EQ(doc["inputs"][0]["format"], "rocprof");
+    int64_t count = 0, total = 0;
+    for (const auto& [name, t] : expected) {
+      count += t.count;
+      total += t.total_ns;
+    }
+    EXPECT_EQ(doc["kernel_count"], count);
+    EXPECT_EQ(doc["total_ns"], total);
+    EXPECT_NE(doc["total_ns"], truncated_total_us * 1000) << "times taken from the truncated dur";
+    ASSERT_EQ(doc["rows"].size(), expected.size());
+    for (const json& row : doc["rows"]) {
+      EXPECT_EQ(row["backend"], "rocm");
+      auto it = expected.find(row["name"].get<std::string>());
+      ASSERT_NE(it, expected.end()) << row["name"];
+      EXPECT_EQ(row["count"], it->second.count) << row["name"];
+      EXPECT_EQ(row["total_ns"], it->second.total_ns) << row["name"];
+    }
+    // The device from otherData's rocminfo: gpu-id 2 is the agent on node 2 (Agent3), the second
+    // of the four GPU agents (nodes 1-4; node 0 is the CPU).
+    RunResult info = RunTensormorph({"info", "--format", "json", "--quiet", file});
+    ASSERT_EQ(info.exit_code, 0) << info.Describe();
+    const json devices = Json(info)["inputs"][0]["devices"];
+    ASSERT_EQ(devices.size(), 1u) << devices;
+    EXPECT_EQ(devices[0]["name"], trace["otherData"]["Agent3.MarketingName"]) << devices;
+    EXPECT_EQ(trace["otherData"]["Agent3.Name"], "gfx1201");
+    EXPECT_EQ(devices[0]["compute_capability"], "12.0") << devices;
+    EXPECT_EQ(devices[0]["sm_count"],
+              std::stoi(trace["otherData"]["Agent3.ComputeUnit"].get<std::string>()))
+        << devices;
+    EXPECT_EQ(devices[0]["index"], 1) << devices;
+  }
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "import/rocprof/kernels.h"
 #include "import/rocprof/siblings.h"
 #include "import/rocprof/side_files.h"
+#include "import/rocprof/v1_chrome_trace.h"
 #include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::rocprof {
@@ -158,6 +159,8 @@ int RocprofImporter::SniffFolder(const std::string& folder) const {
 int RocprofImporter::Sniff(std::string_view head) const {
   if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
   if (head.starts_with("{")) {
+    // rocprof v1's results.json is a traceEvents document too: above the Chrome reader's 100.
+    if (LooksLikeV1ChromeTrace(head)) return 110;
     return head.find("\"rocprofiler-sdk-tool\"") != std::string_view::npos ? 100 : 0;
   }
   if (ClassifySideFile(head) != SideFile::kNone) return 80;  // Import() says what it is
@@ -194,9 +197,12 @@ StatusOr<Trace> RocprofImporter::Import(const Input& input, const ImportOptions&
     if (!trace_file.ok()) return trace_file.status();
     return Import(*trace_file, options);
   }
-  StatusOr<std::string> head = input.Head(256);
+  StatusOr<std::string> head = input.Head(64 << 10);
   if (!head.ok()) return head.status();
-  if (head->starts_with("{")) return ImportRocprofJson(input);
+  if (head->starts_with("\xEF\xBB\xBF")) head->erase(0, 3);
+  if (head->starts_with("{")) {
+    return LooksLikeV1ChromeTrace(*head) ? ImportV1ChromeTrace(input) : ImportRocprofJson(input);
+  }
   if (const SideFile side = ClassifySideFile(*head); side != SideFile::kNone) {
     return ImportSideFile(side, input);
   }

@@ -1,6 +1,7 @@
 // ROCm profiler output: rocprofv3 CSV (kernel_trace, memory_copy_trace, hip_api_trace,
 // agent_info), rocprof v1 results.csv, rocprofv2 results.csv, rocprof-compute timestamps.csv /
-// pmc_perf.csv, and rocprofv3 JSON (--output-format json). Columns are read by header name.
+// pmc_perf.csv, rocprofv3 JSON (--output-format json) and rocprof v1's Chrome trace results.json
+// (v1_chrome_trace.h). Columns are read by header name.
 //
 // rocprofv3 writes one run as several CSV files `<prefix>_<kind>.csv` in one folder. Given any of
 // them, the importer reads the others with the same prefix that exist: agent_info for device
@@ -19,8 +20,8 @@ class RocprofImporter final : public Importer {
  public:
   std::string_view name() const override { return "rocprof"; }
   std::string_view description() const override {
-    return "ROCm rocprof v1/v2/v3 CSV (kernel_trace.csv with its sibling files, results.csv) "
-           "and rocprofv3 JSON";
+    return "ROCm rocprof v1/v2/v3 CSV (kernel_trace.csv with its sibling files, results.csv), "
+           "rocprof v1 results.json and rocprofv3 JSON";
   }
   int Sniff(std::string_view head) const override;
   // rocprof-compute workload folders (compute/workload.h) and rocprofv3 output folders (one
