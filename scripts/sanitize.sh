@@ -9,8 +9,9 @@
 # Build folders: build-sanitize, build-tsan (kept between runs; ccache is used when installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-started=$SECONDS
-phase() { echo "== sanitizers ($((SECONDS - started)) s in): $*"; }
+# Each phase prints its elapsed seconds when it ends (scripts/timed.sh), as make test's release
+# phases do: one table of where CI's time went.
+timed() { "$(dirname "$0")/timed.sh" "$@"; }
 JOBS=${JOBS:-$(nproc)}
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
@@ -25,28 +26,28 @@ configure() {  # build dir, sanitizer flags, extra cmake args...
     -DCMAKE_EXE_LINKER_FLAGS="$flags" "$@" >/dev/null
 }
 
-phase "ASan + UBSan build"
 configure build-sanitize "-fsanitize=address,undefined -fno-sanitize-recover=all" -DTM_FUZZ=ON \
-  -DTM_BENCH=OFF -DTM_PYTHON=OFF
-cmake --build build-sanitize -j "$JOBS"
-phase "the test suite under ASan + UBSan"
+  -DTM_BENCH=OFF -DTM_PYTHON=OFF -DTM_SHARED_DATA="${TM_SHARED_DATA:-$PWD/../shared/data}"
+timed "ASan + UBSan build" cmake --build build-sanitize -j "$JOBS"
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # The browser test (label "browser") ran in the normal suite; under ASan it would retest chromium,
 # and the public headers' compile check (label "headers") would recompile them with other flags.
 # Three sweeps also run in the normal suite only: they repeat compare, calibrate and predict (whose
 # smaller tests do run here) over all three shared H100/MI300X pairs, two minutes under ASan.
-asan_release_only='^(ComparePairs\.RowsAndCategoriesAddUpToKernelTime|Predict\.BeatsBothBaselinesOnEveryHeldOutModel|Calibrate\.FloorsAreThe5thPercentileOfTheRawKernelDurations)$'
-(cd build-sanitize && ctest --output-on-failure -j "$JOBS" --timeout 1200 -LE "browser|headers" -E "$asan_release_only")
+# demo_without_shared builds a release clone of its own: nothing of it would run sanitized.
+asan_release_only='^(ComparePairs\.RowsAndCategoriesAddUpToKernelTime|Predict\.BeatsBothBaselinesOnEveryHeldOutModel|Calibrate\.FloorsAreThe5thPercentileOfTheRawKernelDurations|demo_without_shared)$'
+timed "ASan + UBSan tests" bash -c "cd build-sanitize && ctest --output-on-failure -j $JOBS \
+  --timeout 1200 -LE 'browser|headers' -E '$asan_release_only'"
 
-phase "fuzzing (seed 1, ${TM_FUZZ_RUNS:-4000} inputs per harness)"
-scripts/fuzz.sh build-sanitize
+timed "fuzzing (seed 1, ${TM_FUZZ_RUNS:-4000} inputs per harness)" scripts/fuzz.sh build-sanitize
 
-phase "ThreadSanitizer on the parallel paths"
 unset ASAN_OPTIONS UBSAN_OPTIONS
-configure build-tsan "-fsanitize=thread" -DTM_BENCH=OFF -DTM_PYTHON=OFF
+configure build-tsan "-fsanitize=thread" -DTM_BENCH=OFF -DTM_PYTHON=OFF \
+  -DTM_SHARED_DATA="${TM_SHARED_DATA:-$PWD/../shared/data}"
 # Only the files that hold these tests are built (tests/CMakeLists.txt: tensormorph_parallel_tests).
-cmake --build build-tsan -j "$JOBS" --target tensormorph_parallel_tests tensormorph
-TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+timed "ThreadSanitizer build" cmake --build build-tsan -j "$JOBS" \
+  --target tensormorph_parallel_tests tensormorph
+timed "ThreadSanitizer tests" env TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   build-tsan/tests/tensormorph_parallel_tests --gtest_filter='*ThreadsDeterminism*:ChromeImporter*:BadInput.MultiChunk*:LinkStage*:Timeline*:WriteJson*:FindingsCli.SpanBasis*'
-phase "all passed"
+echo "== sanitizers: all passed"

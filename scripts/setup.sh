@@ -1,21 +1,32 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages the build, the tests and the benchmarks need, when missing.
-# Safe to run repeatedly: it only calls apt-get when a package is absent.
+# Installs the Debian 12 packages a target needs, when missing. Safe to run repeatedly: it only
+# calls apt-get when a package is absent.
+#
+#   scripts/setup.sh demo   what `make demo` needs: the compiler, CMake and the libraries the
+#                           command line links (a fresh machine installs these in about a minute)
+#   scripts/setup.sh        everything `make test`, `make bench` and `make python` need besides:
+#                           GoogleTest, clang with its sanitizer runtimes, the Python package's
+#                           pybind11, NumPy, pandas, Dask and the notebook tools
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config sqlite3 jq
+  build-essential cmake ninja-build pkg-config mold
   libsimdjson-dev zlib1g-dev libfmt-dev libcli11-dev nlohmann-json3-dev libsqlite3-dev
   libexpat1-dev libprotobuf-dev protobuf-compiler libiberty-dev
-  clang libclang-rt-14-dev llvm-14
-  libgtest-dev libgmock-dev libbenchmark-dev
-  # the Python package (python/), for Debian's own python3: never from PyPI
-  python3 python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest
-  # tm.fleet: rank traces summarised on Dask workers (python/tensormorph/fleet)
-  python3-dask python3-distributed
-  # the example notebooks, executed by the tests (examples/notebooks)
-  python3-matplotlib python3-nbformat python3-nbclient python3-ipykernel
 )
+if [ "${1:-all}" != demo ]; then
+  packages+=(
+    sqlite3 jq
+    clang libclang-rt-14-dev llvm-14
+    libgtest-dev libgmock-dev libbenchmark-dev
+    # the Python package (python/), for Debian's own python3: never from PyPI
+    python3 python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest
+    # tm.fleet: rank traces summarised on Dask workers (python/tensormorph/fleet)
+    python3-dask python3-distributed
+    # the example notebooks, executed by the tests (examples/notebooks)
+    python3-matplotlib python3-nbformat python3-nbclient python3-ipykernel
+  )
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -21,8 +21,8 @@
 #include "export/exporter.h"
 #include "model/trace_order.h"
 #include "support/run_tensormorph.h"
-#include "tensormorph/analysis/linking/work_links.h"
 #include "tensormorph/import/importer.h"
+#include "tensormorph/link/work_links.h"
 
 namespace tensormorph {
 namespace {

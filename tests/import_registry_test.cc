@@ -1,6 +1,6 @@
 // What a new input format needs besides its folder under src/import and its line in the registry
-// (src/import/registry.cc), checked for every registered importer, so that forgetting one fails
-// here rather than in a user's hands:
+// (src/import/registry/registry.cc), checked for every registered importer, so that forgetting one
+// fails here rather than in a user's hands:
 //  - fuzz seeds: tests/fuzz/formats/<name>.conf (scripts/fuzz.sh fuzzes every registered format
 //    and refuses one without it);
 //  - a row in docs/inputs.md naming it in the `--input-format` column;
@@ -65,7 +65,7 @@ TEST(ImportRegistry, ImportersReadOnlyThroughTheirInput) {
   // Ways of reading a file other than the Input an importer is given.
   const std::regex opens(
       R"(BlockReader::Open\(|\bReadContent\(|\bReadHead\(|std::ifstream|\bfopen\(|sqlite3_open)");
-  const std::set<std::string> allowed = {"src/import/nsys/sqlite_db.cc"};
+  const std::set<std::string> allowed = {"src/io/sqlite_db.cc"};
   int files = 0;
   for (const fs::directory_entry& entry :
        fs::recursive_directory_iterator(kSource / "src/import")) {

@@ -10,10 +10,10 @@
 #include "report/html/report.h"
 #include "tensormorph/analysis/diff/diff.h"
 #include "tensormorph/analysis/kernels.h"
-#include "tensormorph/analysis/linking/linked_trace.h"
-#include "tensormorph/analysis/linking/work_links.h"
 #include "tensormorph/analysis/profile/build.h"
 #include "tensormorph/import/importer.h"
+#include "tensormorph/link/linked_trace.h"
+#include "tensormorph/link/work_links.h"
 
 namespace tensormorph {
 namespace {

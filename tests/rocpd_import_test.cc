@@ -28,8 +28,8 @@
 #include "support/files.h"
 #include "support/run_tensormorph.h"
 #include "support/sql_oracle.h"
-#include "tensormorph/analysis/linking/work_links.h"
 #include "tensormorph/import/importer.h"
+#include "tensormorph/link/work_links.h"
 
 namespace {
 

@@ -20,7 +20,6 @@
 #include "tensormorph/analysis/diff/diff.h"                   // IWYU pragma: export
 #include "tensormorph/analysis/findings/findings.h"           // IWYU pragma: export
 #include "tensormorph/analysis/kernels.h"                     // IWYU pragma: export
-#include "tensormorph/analysis/linking/linked_trace.h"        // IWYU pragma: export
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"  // IWYU pragma: export
 #include "tensormorph/analysis/occupancy/occupancy.h"         // IWYU pragma: export
 #include "tensormorph/analysis/ops/ops.h"                     // IWYU pragma: export
@@ -30,11 +29,12 @@
 #include "tensormorph/analysis/profile/build.h"               // IWYU pragma: export
 #include "tensormorph/analysis/profile/profile.h"             // IWYU pragma: export
 #include "tensormorph/analysis/roofline.h"                    // IWYU pragma: export
-#include "tensormorph/analysis/steps/steps.h"                 // IWYU pragma: export
 #include "tensormorph/analysis/timeline/timeline.h"           // IWYU pragma: export
 #include "tensormorph/devices/device_db.h"                    // IWYU pragma: export
 #include "tensormorph/export/baseline/baseline_file.h"        // IWYU pragma: export
 #include "tensormorph/import/importer.h"                      // IWYU pragma: export
+#include "tensormorph/link/linked_trace.h"                    // IWYU pragma: export
+#include "tensormorph/link/steps.h"                           // IWYU pragma: export
 #include "tensormorph/model/copy_kinds.h"                     // IWYU pragma: export
 #include "tensormorph/model/status.h"                         // IWYU pragma: export
 #include "tensormorph/model/trace.h"                          // IWYU pragma: export

@@ -10,8 +10,8 @@
 #include <mutex>
 #include <string>
 
-#include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/import/importer.h"
+#include "tensormorph/link/linked_trace.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph::python {

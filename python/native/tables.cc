@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "tensormorph/analysis/kernels.h"
-#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/link/work_links.h"
 #include "tensormorph/model/copy_kinds.h"
 
 namespace tensormorph::python {

@@ -4,10 +4,10 @@
 
 #include <tuple>
 
-#include "analysis/ops/op_stacks.h"
-#include "analysis/ops/slice_device_time.h"
+#include "link/op_stacks.h"
+#include "link/slice_device_time.h"
 #include "tensormorph/analysis/kernels.h"
-#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/link/work_links.h"
 
 namespace tensormorph {
 namespace {

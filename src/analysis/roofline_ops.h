@@ -1,6 +1,6 @@
 // Roofline rows from framework ops with recorded shapes, for traces without hardware counters:
-// FLOPs and a lower bound on bytes from the FLOP counter (analysis/flops), device time from the
-// kernels each op call launched (analysis/linking). Used by AnalyzeRoofline.
+// FLOPs and a lower bound on bytes from the FLOP counter (link/op_work.h), device time from the
+// kernels each op call launched (src/link). Used by AnalyzeRoofline.
 #pragma once
 
 #include <map>

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "report/output_format.h"
-#include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/devices/device_db.h"
 #include "tensormorph/io/block_reader.h"
+#include "tensormorph/link/linked_trace.h"
 #include "tensormorph/model/status.h"
 #include "tensormorph/model/trace.h"
 

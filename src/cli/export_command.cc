@@ -1,5 +1,5 @@
 // `tensormorph export TRACE --to FORMAT -o OUT`: writes one trace in another format, through the
-// exporter registry (src/export/registry.cc).
+// exporter registry (src/export/registry/registry.cc).
 #include <fmt/format.h>
 #include <unistd.h>
 

@@ -5,9 +5,9 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "report/timeline_report.h"
-#include "tensormorph/analysis/linking/work_links.h"
-#include "tensormorph/analysis/steps/steps.h"
 #include "tensormorph/analysis/timeline/timeline.h"
+#include "tensormorph/link/steps.h"
+#include "tensormorph/link/work_links.h"
 
 namespace tensormorph {
 namespace {

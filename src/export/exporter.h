@@ -1,5 +1,5 @@
 // Every output trace format is an Exporter: it writes a linked trace (the model of
-// src/model/trace.h and its links, analysis/linking/linked_trace.h) to a file in its format. All
+// src/model/trace.h and its links, link/linked_trace.h) to a file in its format. All
 // exporters are listed in one registry (registry.cc), which the `export` command uses to resolve
 // `--to NAME`.
 #pragma once
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/link/linked_trace.h"
 #include "tensormorph/model/status.h"
 
 namespace tensormorph {

@@ -6,7 +6,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/link/linked_trace.h"
 
 namespace tensormorph {
 

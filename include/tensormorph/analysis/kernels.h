@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/link/linked_trace.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph {

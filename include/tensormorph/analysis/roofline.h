@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/analysis/roofline_counters.h"
 #include "tensormorph/devices/device_db.h"
+#include "tensormorph/link/linked_trace.h"
 #include "tensormorph/model/precision.h"
 #include "tensormorph/model/trace.h"
 

@@ -1,7 +1,7 @@
 // Every input format is an Importer: Sniff() says how sure it is that some content is its format,
 // Import() reads an opened Input into a Trace. All importers are listed in one registry
-// (src/import/registry.cc); every list of formats (messages, help, the fuzz harnesses) is read
-// from it, so a new format is its folder plus one registry line.
+// (src/import/registry/registry.cc); every list of formats (messages, help, the fuzz harnesses) is
+// read from it, so a new format is its folder plus one registry line.
 #pragma once
 
 #include <cstdint>

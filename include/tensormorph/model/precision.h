@@ -1,4 +1,4 @@
-// Numeric precisions of compute, shared by the FLOP counter (analysis/flops), the roofline and
+// Numeric precisions of compute, shared by the FLOP counter (link/op_work.h), the roofline and
 // the device database's peaks.
 #pragma once
 

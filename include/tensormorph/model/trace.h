@@ -274,7 +274,7 @@ struct Trace {
   std::optional<std::string> distributed_backend;  // Kineto's distributedInfo.backend: "nccl"
   // The importer numbered ops and kernels itself, so External ids are exact: a kernel without a
   // launch call belongs to the op its External id names wherever it ran (ONNX Runtime's WebGPU
-  // EP); see analysis/linking/work_links.h.
+  // EP); see link/work_links.h.
   bool exact_external_ids = false;
   // The source records GPU kernels only when told to (Nsight Systems without --trace=cuda exports
   // no kernel table), so a trace without kernels may just not have traced them.

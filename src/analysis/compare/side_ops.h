@@ -8,8 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/ops/op_stacks.h"
-#include "tensormorph/analysis/linking/linked_trace.h"
+#include "link/op_stacks.h"
+#include "tensormorph/link/linked_trace.h"
 
 namespace tensormorph {
 

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/common/intervals.h"
 #include "analysis/findings/rules.h"
 #include "analysis/timeline/gaps.h"
-#include "analysis/timeline/intervals.h"
 #include "tensormorph/model/copy_kinds.h"
 
 namespace tensormorph::findings {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "analysis/timeline/device_work.h"
+#include "analysis/common/device_work.h"
 
 namespace tensormorph {
 namespace {

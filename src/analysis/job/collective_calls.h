@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "tensormorph/analysis/job/job.h"
-#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/link/linked_trace.h"
 
 namespace tensormorph {
 

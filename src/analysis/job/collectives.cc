@@ -7,9 +7,9 @@
 #include <map>
 #include <tuple>
 
+#include "analysis/common/statistics.h"
 #include "analysis/job/collective_calls.h"
 #include "analysis/job/late_cause.h"
-#include "analysis/timeline/ranks.h"
 
 namespace tensormorph {
 namespace {

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <array>
 
-#include "analysis/timeline/device_work.h"
-#include "analysis/timeline/intervals.h"
-#include "analysis/timeline/ranks.h"
+#include "analysis/common/device_work.h"
+#include "analysis/common/intervals.h"
+#include "analysis/common/statistics.h"
 
 namespace tensormorph {
 namespace {

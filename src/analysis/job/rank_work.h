@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/timeline/device_work.h"
+#include "analysis/common/device_work.h"
 #include "tensormorph/analysis/job/job.h"
-#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/link/linked_trace.h"
 
 namespace tensormorph {
 

@@ -5,12 +5,12 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "analysis/ops/op_stacks.h"
-#include "analysis/ops/slice_device_time.h"
 #include "analysis/ranking.h"
 #include "analysis/roofline_ops.h"
+#include "link/op_stacks.h"
+#include "link/slice_device_time.h"
 #include "tensormorph/analysis/kernels.h"
-#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/link/work_links.h"
 
 namespace tensormorph {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "analysis/timeline/device_work.h"
+#include "analysis/common/device_work.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 #include "tensormorph/devices/device_db.h"
 

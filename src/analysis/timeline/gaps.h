@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/timeline/device_work.h"
-#include "tensormorph/analysis/linking/work_links.h"
+#include "analysis/common/device_work.h"
 #include "tensormorph/analysis/timeline/timeline.h"
+#include "tensormorph/link/work_links.h"
 
 namespace tensormorph {
 

@@ -4,22 +4,11 @@
 
 #include <algorithm>
 
+#include "analysis/common/statistics.h"
 #include "tensormorph/analysis/job/collectives.h"
 #include "tensormorph/analysis/kernels.h"
 
 namespace tensormorph {
-
-std::optional<int64_t> MedianNs(std::vector<int64_t> values) {
-  if (values.empty()) return std::nullopt;
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  if (n % 2 == 1) return values[n / 2];
-  // Halve before adding so that two values near INT64_MAX do not overflow.
-  const int64_t a = values[n / 2 - 1], b = values[n / 2];
-  const int64_t sum_of_halves = a / 2 + b / 2;
-  const int64_t remainder = (a % 2 + b % 2);
-  return sum_of_halves + (remainder >= 0 ? remainder / 2 : (remainder - 1) / 2);
-}
 
 namespace {
 
@@ -49,7 +38,7 @@ void LabelDevices(const std::vector<const LinkedTrace*>& inputs, const JobLayout
 }  // namespace
 
 void DescribeRanks(const std::vector<const LinkedTrace*>& inputs, const TimelineOptions& options,
-                   TimelineResult* result) {
+                   const CollectivesResult* given_collectives, TimelineResult* result) {
   const JobLayout job = DescribeJob(TracesOf(inputs), options.as_job);
   if (job.ranks.size() < 2) return;
   result->is_job = job.is_job;
@@ -79,7 +68,9 @@ void DescribeRanks(const std::vector<const LinkedTrace*>& inputs, const Timeline
   if (!job.is_job) return;
   result->straggler_basis_ns =
       result->median_rank_step_ns ? result->median_rank_step_ns : MedianNs(spans);
-  const CollectivesResult collectives = AnalyzeCollectives(inputs, job, CollectiveOptions{});
+  std::optional<CollectivesResult> analysed;
+  if (given_collectives == nullptr) analysed = AnalyzeCollectives(inputs, job, CollectiveOptions{});
+  const CollectivesResult& collectives = given_collectives ? *given_collectives : *analysed;
   for (size_t i = 0; i < collectives.per_rank.size() && i < result->ranks.size(); ++i) {
     const RankWaits& w = collectives.per_rank[i];
     RankSteps& r = result->ranks[i];

@@ -14,13 +14,10 @@
 
 namespace tensormorph {
 
-// Median of integer ns values: the middle one, or for an even count the mean of the two middle
-// ones rounded down to the ns (nsys stats' median, kept integer). None for no values.
-std::optional<int64_t> MedianNs(std::vector<int64_t> values);
-
 // Fills result->ranks, median_rank_step_ns, is_job, job_verdict and straggler_basis_ns; leaves
-// them empty for one input of one process.
+// them empty for one input of one process. The waits of a job's ranks come from `collectives`,
+// or from AnalyzeCollectives here when it is null.
 void DescribeRanks(const std::vector<const LinkedTrace*>& inputs, const TimelineOptions& options,
-                   TimelineResult* result);
+                   const CollectivesResult* collectives, TimelineResult* result);
 
 }  // namespace tensormorph

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "analysis/timeline/intervals.h"
+#include "analysis/common/intervals.h"
 
 namespace tensormorph {
 

@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "analysis/timeline/device_work.h"
-#include "tensormorph/analysis/steps/steps.h"
+#include "analysis/common/device_work.h"
 #include "tensormorph/analysis/timeline/timeline.h"
+#include "tensormorph/link/steps.h"
 
 namespace tensormorph {
 

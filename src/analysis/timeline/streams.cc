@@ -4,7 +4,7 @@
 #include <map>
 #include <utility>
 
-#include "analysis/timeline/intervals.h"
+#include "analysis/common/intervals.h"
 
 namespace tensormorph {
 namespace {

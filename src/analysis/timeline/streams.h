@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/timeline/device_work.h"
+#include "analysis/common/device_work.h"
 #include "analysis/timeline/gaps.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 

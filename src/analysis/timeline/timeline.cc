@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <future>
 
+#include "analysis/common/device_work.h"
+#include "analysis/common/intervals.h"
 #include "analysis/timeline/copies.h"
-#include "analysis/timeline/device_work.h"
 #include "analysis/timeline/gaps.h"
-#include "analysis/timeline/intervals.h"
 #include "analysis/timeline/launch_latency.h"
 #include "analysis/timeline/ranks.h"
 #include "analysis/timeline/step_timeline.h"
@@ -117,12 +117,13 @@ void AnalyzeInput(int index, const LinkedTrace& input, const TimelineOptions& op
 }  // namespace
 
 TimelineResult AnalyzeTimeline(const std::vector<const LinkedTrace*>& inputs,
-                               const TimelineOptions& options) {
+                               const TimelineOptions& options,
+                               const CollectivesResult* collectives) {
   TimelineResult result;
   for (size_t i = 0; i < inputs.size(); ++i) {
     AnalyzeInput(static_cast<int>(i), *inputs[i], options, &result);
   }
-  DescribeRanks(inputs, options, &result);
+  DescribeRanks(inputs, options, collectives, &result);
   return result;
 }
 

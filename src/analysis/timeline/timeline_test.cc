@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/timeline/device_work.h"
+#include "analysis/common/device_work.h"
 #include "analysis/timeline/launch_latency.h"
 #include "analysis/timeline/ranks.h"
 
@@ -205,15 +205,6 @@ TEST(TimelineDevice, NoDeviceWorkGivesNoRows) {
   const TimelineResult r = AnalyzeTimeline({&linked}, {});
   EXPECT_TRUE(r.devices.empty());
   EXPECT_TRUE(r.ranks.empty());
-}
-
-TEST(TimelineRanks, Median) {
-  EXPECT_FALSE(MedianNs({}).has_value());
-  EXPECT_EQ(MedianNs({3}), 3);
-  EXPECT_EQ(MedianNs({1, 2}), 1);  // 1.5 rounded down
-  EXPECT_EQ(MedianNs({4, 1, 3, 2}), 2);
-  EXPECT_EQ(MedianNs({-3, -2}), -3);  // -2.5 rounded down
-  EXPECT_EQ(MedianNs({INT64_MAX, INT64_MAX - 1}), INT64_MAX - 1);
 }
 
 TEST(TimelineClasses, KernelNames) {

@@ -10,8 +10,8 @@
 
 #include "import/common/op_inputs_json.h"
 #include "model/trace_order.h"
-#include "tensormorph/analysis/linking/work_links.h"
 #include "tensormorph/import/importer.h"
+#include "tensormorph/link/work_links.h"
 
 namespace tensormorph {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "export/sqlite/database.h"
-#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/link/work_links.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph::sqlite_export {

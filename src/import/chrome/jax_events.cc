@@ -5,8 +5,8 @@
 #include <charconv>
 #include <optional>
 
-#include "import/xplane/hlo_ops.h"
-#include "import/xplane/kernel_details.h"
+#include "import/common/hlo_ops.h"
+#include "import/common/kernel_details.h"
 
 namespace tensormorph::chrome {
 namespace {

@@ -7,7 +7,7 @@
 //                                                        calls; "$..." python frames; other ranges
 //                                                        user annotations;
 //   anything else                                     -> counted as other.
-// Kernels' hlo_op become ops around their launch calls, as for xplane.pb (import/xplane/hlo_ops.h).
+// Kernels' hlo_op become ops around their launch calls, as for xplane.pb (import/common/hlo_ops.h).
 #pragma once
 
 #include <cstdint>

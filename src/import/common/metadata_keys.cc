@@ -3,7 +3,7 @@
 #include <string>
 
 #include "devices/measured_peaks.h"
-#include "import/rocprof/agents.h"
+#include "import/rocprof/common/agents.h"
 
 namespace tensormorph {
 namespace {

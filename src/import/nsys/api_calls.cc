@@ -36,11 +36,11 @@ std::string_view StripApiVersion(std::string_view name) {
 
 Status ReadApiCalls(ImportContext& context) {
   if (!context.schema().HasTable(kRuntimeTable)) return ReadSyncEvents(context);
-  StatusOr<Statement> select =
+  StatusOr<sqlite::Statement> select =
       SelectColumns(context.db(), context.schema(), kRuntimeTable, {"start", "end", "nameId"},
                     {"eventClass", "globalTid", "correlationId"});
   if (!select.ok()) return select.status();
-  Statement& rows = *select;
+  sqlite::Statement& rows = *select;
   const int start = rows.Index("start"), end = rows.Index("end");
   const int name_id = rows.Index("nameId"), event_class = rows.Index("eventClass");
   const int global_tid = rows.Index("globalTid"), correlation = rows.Index("correlationId");

@@ -19,8 +19,8 @@ constexpr int64_t kMaxDurationNs = int64_t{7} * 24 * 3600 * 1000000000;
 
 }  // namespace
 
-ImportContext::ImportContext(const Database& db, const Schema& schema, const ImportOptions& options,
-                             Trace* trace)
+ImportContext::ImportContext(const sqlite::Database& db, const Schema& schema,
+                             const ImportOptions& options, Trace* trace)
     : db_(db), schema_(schema), options_(options), trace_(trace) {
   std::error_code ec;
   const uintmax_t size = std::filesystem::file_size(db.path(), ec);
@@ -37,12 +37,12 @@ StatusOr<std::optional<StringId>> ImportContext::String(int64_t id) {
       return UnreadableInput("table StringIds lacks its id or value column");
     }
     // id is the INTEGER PRIMARY KEY (the rowid), so this is one B-tree descent.
-    StatusOr<Statement> lookup =
+    StatusOr<sqlite::Statement> lookup =
         db_.Prepare("SELECT value FROM StringIds WHERE id = ?1", "table StringIds");
     if (!lookup.ok()) return lookup.status();
     string_lookup_.emplace(std::move(lookup).value());
   }
-  Statement& lookup = *string_lookup_;
+  sqlite::Statement& lookup = *string_lookup_;
   lookup.Reset();
   lookup.Bind(1, id);
   StatusOr<bool> row = lookup.Step();

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "import/nsys/schema.h"
-#include "import/nsys/sqlite_db.h"
+#include "io/sqlite_db.h"
 #include "tensormorph/import/importer.h"
 #include "tensormorph/model/trace.h"
 
@@ -29,10 +29,10 @@ inline int64_t TidOf(int64_t global_id) {
 
 class ImportContext {
  public:
-  ImportContext(const Database& db, const Schema& schema, const ImportOptions& options,
+  ImportContext(const sqlite::Database& db, const Schema& schema, const ImportOptions& options,
                 Trace* trace);
 
-  const Database& db() const { return db_; }
+  const sqlite::Database& db() const { return db_; }
   const Schema& schema() const { return schema_; }
   Trace& trace() { return *trace_; }
 
@@ -74,7 +74,7 @@ class ImportContext {
 
   // Steps `rows` of an activity table; on a row, advances the 1-based `row` number (for warnings)
   // and counts it for progress. False at the end.
-  StatusOr<bool> NextRow(Statement& rows, uint64_t* row) {
+  StatusOr<bool> NextRow(sqlite::Statement& rows, uint64_t* row) {
     StatusOr<bool> more = rows.Step();
     if (more.ok() && *more) {
       ++*row;
@@ -89,7 +89,7 @@ class ImportContext {
     int device, stream, correlation, global_pid;
   };
   template <typename Row>
-  bool ReadPlacement(std::string_view table, uint64_t row, const Statement& rows,
+  bool ReadPlacement(std::string_view table, uint64_t row, const sqlite::Statement& rows,
                      const PlacementColumns& columns, Row* out) {
     const std::optional<int64_t> device_id = rows.Int(columns.device);
     if (!device_id) {
@@ -114,12 +114,12 @@ class ImportContext {
   }
 
  private:
-  const Database& db_;
+  const sqlite::Database& db_;
   const Schema& schema_;
   const ImportOptions& options_;
   Trace* trace_;
 
-  std::optional<Statement> string_lookup_;
+  std::optional<sqlite::Statement> string_lookup_;
   std::unordered_map<int64_t, uint64_t> process_ordinals_;
   std::unordered_map<int64_t, std::optional<StringId>> strings_;
   std::unordered_map<int64_t, uint32_t> tracks_;

@@ -25,14 +25,14 @@ Device NvidiaDevice(int64_t id) {
 // TARGET_INFO_GPU, by id (the deviceId of the activity tables).
 StatusOr<std::map<int64_t, Device>> ReadGpuTable(ImportContext& context) {
   std::map<int64_t, Device> devices;
-  StatusOr<Statement> select =
+  StatusOr<sqlite::Statement> select =
       SelectColumns(context.db(), context.schema(), kGpuTable, {"id"},
                     {"name", "cuDevice", "computeMajor", "computeMinor", "smCount",
                      "threadsPerWarp", "maxWarpsPerSm", "maxRegistersPerSm", "maxShmemPerSm",
                      "maxShmemPerBlock", "totalMemory", "memoryBandwidth", "clockRate",
                      "l2CacheSize", "chipName", "maxBlocksPerSm", "maxShmemPerBlockOptin"});
   if (!select.ok()) return select.status();
-  Statement& rows = *select;
+  sqlite::Statement& rows = *select;
   auto column = [&](const char* name) { return rows.Int(rows.Index(name)); };
   Trace& trace = context.trace();
   for (;;) {
@@ -78,10 +78,10 @@ StatusOr<std::map<int64_t, Device>> ReadLegacyGpuTables(ImportContext& context) 
   std::map<int64_t, Device> devices;
   Trace& trace = context.trace();
   {
-    StatusOr<Statement> select =
+    StatusOr<sqlite::Statement> select =
         SelectColumns(context.db(), context.schema(), kGpuTable, {"deviceId"}, {"name"});
     if (!select.ok()) return select.status();
-    Statement& rows = *select;
+    sqlite::Statement& rows = *select;
     for (;;) {
       StatusOr<bool> more = rows.Step();
       if (!more.ok()) return more.status();
@@ -96,14 +96,14 @@ StatusOr<std::map<int64_t, Device>> ReadLegacyGpuTables(ImportContext& context) 
     }
   }
   if (!context.schema().HasTable(kLegacyCudaGpuTable)) return devices;
-  StatusOr<Statement> select = SelectColumns(
+  StatusOr<sqlite::Statement> select = SelectColumns(
       context.db(), context.schema(), kLegacyCudaGpuTable, {"deviceId"},
       {"name", "numMultiprocessors", "computeCapabilityMajor", "computeCapabilityMinor",
        "numThreadsPerWarp", "maxWarpsPerMultiprocessor", "maxRegistersPerMultiprocessor",
        "maxSharedMemoryPerMultiprocessor", "maxSharedMemoryPerBlock", "globalMemorySize",
        "globalMemoryBandwidth", "coreClockRate", "l2CacheSize", "maxBlocksPerMultiprocessor"});
   if (!select.ok()) return select.status();
-  Statement& rows = *select;
+  sqlite::Statement& rows = *select;
   auto column = [&](const char* name) { return rows.Int(rows.Index(name)); };
   for (;;) {
     StatusOr<bool> more = rows.Step();
@@ -147,10 +147,11 @@ StatusOr<std::map<int64_t, Device>> ReadLegacyGpuTables(ImportContext& context) 
 // TARGET_INFO_CUDA_DEVICE (gpuId, cudaId, numMultiprocessors): the ordinal and SM count when
 // TARGET_INFO_GPU is missing.
 Status ReadCudaDeviceTable(ImportContext& context, std::map<int64_t, Device>* devices) {
-  StatusOr<Statement> select = SelectColumns(context.db(), context.schema(), kCudaDeviceTable,
-                                             {"gpuId"}, {"cudaId", "numMultiprocessors"});
+  StatusOr<sqlite::Statement> select =
+      SelectColumns(context.db(), context.schema(), kCudaDeviceTable, {"gpuId"},
+                    {"cudaId", "numMultiprocessors"});
   if (!select.ok()) return select.status();
-  Statement& rows = *select;
+  sqlite::Statement& rows = *select;
   for (;;) {
     StatusOr<bool> more = rows.Step();
     if (!more.ok()) return more.status();

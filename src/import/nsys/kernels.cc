@@ -15,13 +15,13 @@ uint32_t ClampU32(int64_t value) {
 
 Status ReadKernels(ImportContext& context) {
   if (!context.schema().HasTable(kKernelTable)) return Status::Ok();
-  StatusOr<Statement> select =
+  StatusOr<sqlite::Statement> select =
       SelectColumns(context.db(), context.schema(), kKernelTable, {"start", "end", "deviceId"},
                     {"streamId", "correlationId", "globalPid", "demangledName", "shortName",
                      "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
                      "registersPerThread", "staticSharedMemory", "dynamicSharedMemory"});
   if (!select.ok()) return select.status();
-  Statement& rows = *select;
+  sqlite::Statement& rows = *select;
   const int start = rows.Index("start"), end = rows.Index("end");
   const int device = rows.Index("deviceId"), stream = rows.Index("streamId");
   const int correlation = rows.Index("correlationId"), global_pid = rows.Index("globalPid");

@@ -10,10 +10,10 @@
 #include "import/nsys/kernels.h"
 #include "import/nsys/nvtx.h"
 #include "import/nsys/schema.h"
-#include "import/nsys/sqlite_db.h"
 #include "import/nsys/stats_report.h"
 #include "import/nsys/threads.h"
 #include "import/nsys/transfers.h"
+#include "io/sqlite_db.h"
 #include "model/trace_order.h"
 
 namespace tensormorph::nsys {
@@ -22,9 +22,10 @@ namespace {
 // Activity times are nanoseconds since the session start; TARGET_INFO_SESSION_START_TIME gives
 // that start as UTC epoch nanoseconds. Adding it puts the rows on the epoch like Kineto's, so
 // `info` shows wall-clock times and inputs of one job line up.
-StatusOr<std::optional<int64_t>> SessionStartUtc(const Database& db, const Schema& schema) {
+StatusOr<std::optional<int64_t>> SessionStartUtc(const sqlite::Database& db, const Schema& schema) {
   if (!schema.HasColumn(kSessionStartTable, "utcEpochNs")) return std::optional<int64_t>();
-  StatusOr<Statement> select = SelectColumns(db, schema, kSessionStartTable, {"utcEpochNs"}, {});
+  StatusOr<sqlite::Statement> select =
+      SelectColumns(db, schema, kSessionStartTable, {"utcEpochNs"}, {});
   if (!select.ok()) return select.status();
   StatusOr<bool> row = select->Step();
   if (!row.ok()) return row.status();
@@ -45,7 +46,7 @@ std::string DescribeVersion(const Schema& schema) {
 
 int NsysImporter::Sniff(std::string_view head) const {
   if (IsStatsReportHeader(head)) return 60;  // Import refuses it, saying what to read instead
-  if (!head.starts_with(kSqliteMagic)) return 0;
+  if (!head.starts_with(sqlite::kSqliteMagic)) return 0;
   // The schema (table names) sits near the start of the file; any SQLite database still gets a
   // lower score, so that Import can say why it is not an Nsight export.
   for (std::string_view marker : {"CUPTI_ACTIVITY_KIND_", "TARGET_INFO_", "StringIds"}) {
@@ -57,10 +58,10 @@ int NsysImporter::Sniff(std::string_view head) const {
 StatusOr<Trace> NsysImporter::Import(const Input& input, const ImportOptions& options) const {
   const std::string& path = input.path();
   if (StatusOr<std::string> head = input.Head(4096);
-      head.ok() && !head->starts_with(kSqliteMagic) && IsStatsReportHeader(*head)) {
+      head.ok() && !head->starts_with(sqlite::kSqliteMagic) && IsStatsReportHeader(*head)) {
     return UnreadableInput(std::string(kStatsReportMessage), SourcePosition{1, 1});
   }
-  StatusOr<Database> db = Database::Open(input);
+  StatusOr<sqlite::Database> db = sqlite::Database::Open(input);
   if (!db.ok()) return db.status();
   StatusOr<Schema> schema = Schema::Read(*db);
   if (!schema.ok()) return schema.status();

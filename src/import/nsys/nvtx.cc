@@ -26,11 +26,11 @@ enum NvtxEventType : int64_t {
 
 Status ReadNvtx(ImportContext& context) {
   if (!context.schema().HasTable(kNvtxTable)) return Status::Ok();
-  StatusOr<Statement> select =
+  StatusOr<sqlite::Statement> select =
       SelectColumns(context.db(), context.schema(), kNvtxTable, {"start", "eventType"},
                     {"end", "text", "textId", "globalTid"});
   if (!select.ok()) return select.status();
-  Statement& rows = *select;
+  sqlite::Statement& rows = *select;
   const int start = rows.Index("start"), end = rows.Index("end");
   const int type = rows.Index("eventType"), text = rows.Index("text");
   const int text_id = rows.Index("textId"), global_tid = rows.Index("globalTid");

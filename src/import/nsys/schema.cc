@@ -6,10 +6,10 @@
 
 namespace tensormorph::nsys {
 
-StatusOr<Schema> Schema::Read(const Database& db) {
+StatusOr<Schema> Schema::Read(const sqlite::Database& db) {
   Schema schema;
   // pragma_table_info as a table-valued function gives every table's columns in one query.
-  StatusOr<Statement> columns = db.Prepare(
+  StatusOr<sqlite::Statement> columns = db.Prepare(
       "SELECT m.name AS table_name, p.name AS column_name FROM sqlite_master AS m, "
       "pragma_table_info(m.name) AS p WHERE m.type = 'table' ORDER BY m.name, p.cid",
       "the table list (sqlite_master)");
@@ -29,7 +29,8 @@ StatusOr<Schema> Schema::Read(const Database& db) {
   }
 
   if (schema.HasColumn(kExportMetaTable, "name") && schema.HasColumn(kExportMetaTable, "value")) {
-    StatusOr<Statement> meta = SelectColumns(db, schema, kExportMetaTable, {"name", "value"}, {});
+    StatusOr<sqlite::Statement> meta =
+        SelectColumns(db, schema, kExportMetaTable, {"name", "value"}, {});
     if (!meta.ok()) return meta.status();
     const int name = meta->Index("name");
     const int value = meta->Index("value");
@@ -69,13 +70,14 @@ bool Schema::LooksLikeNsysExport() const {
          (HasTableWithPrefix("CUPTI_ACTIVITY_KIND_") || HasTableWithPrefix("TARGET_INFO_"));
 }
 
-StatusOr<Statement> SelectColumns(const Database& db, const Schema& schema, std::string_view table,
-                                  std::initializer_list<std::string_view> required,
-                                  std::initializer_list<std::string_view> optional) {
+StatusOr<sqlite::Statement> SelectColumns(const sqlite::Database& db, const Schema& schema,
+                                          std::string_view table,
+                                          std::initializer_list<std::string_view> required,
+                                          std::initializer_list<std::string_view> optional) {
   std::string list;
   auto add = [&](std::string_view column) {
     list += list.empty() ? "" : ", ";
-    list += QuoteIdentifier(column);
+    list += sqlite::QuoteIdentifier(column);
   };
   for (std::string_view column : required) {
     if (!schema.HasColumn(table, column)) {
@@ -90,13 +92,13 @@ StatusOr<Statement> SelectColumns(const Database& db, const Schema& schema, std:
   for (std::string_view column : optional) {
     if (schema.HasColumn(table, column)) add(column);
   }
-  return db.Prepare(fmt::format("SELECT {} FROM {}", list, QuoteIdentifier(table)),
+  return db.Prepare(fmt::format("SELECT {} FROM {}", list, sqlite::QuoteIdentifier(table)),
                     fmt::format("table {}", table));
 }
 
-int64_t EstimateRows(const Database& db, std::string_view table) {
-  StatusOr<Statement> statement =
-      db.Prepare(fmt::format("SELECT max(rowid) AS n FROM {}", QuoteIdentifier(table)),
+int64_t EstimateRows(const sqlite::Database& db, std::string_view table) {
+  StatusOr<sqlite::Statement> statement =
+      db.Prepare(fmt::format("SELECT max(rowid) AS n FROM {}", sqlite::QuoteIdentifier(table)),
                  fmt::format("table {}", table));
   if (!statement.ok()) return 0;  // WITHOUT ROWID or damaged: the real read will say so
   StatusOr<bool> row = statement->Step();

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "import/nsys/sqlite_db.h"
+#include "io/sqlite_db.h"
 #include "tensormorph/model/status.h"
 
 namespace tensormorph::nsys {
@@ -37,7 +37,7 @@ class Schema {
  public:
   // Reads the table list and every table's columns (from sqlite_master and PRAGMA table_info),
   // and the export's own description (META_DATA_EXPORT) when present.
-  static StatusOr<Schema> Read(const Database& db);
+  static StatusOr<Schema> Read(const sqlite::Database& db);
 
   bool HasTable(std::string_view table) const;
   bool HasColumn(std::string_view table, std::string_view column) const;
@@ -59,12 +59,13 @@ class Schema {
 // Prepares "SELECT <columns> FROM <table>" over the columns the table has: every `required` column
 // must exist (else an error naming the table, the column and the export schema version), the
 // `optional` ones are selected when present. Read the row with Statement::Index(name).
-StatusOr<Statement> SelectColumns(const Database& db, const Schema& schema, std::string_view table,
-                                  std::initializer_list<std::string_view> required,
-                                  std::initializer_list<std::string_view> optional);
+StatusOr<sqlite::Statement> SelectColumns(const sqlite::Database& db, const Schema& schema,
+                                          std::string_view table,
+                                          std::initializer_list<std::string_view> required,
+                                          std::initializer_list<std::string_view> optional);
 
 // An estimate of a table's row count that costs one B-tree descent (its largest rowid), for
 // reserving memory and reporting progress. Nsight writes rows with consecutive rowids.
-int64_t EstimateRows(const Database& db, std::string_view table);
+int64_t EstimateRows(const sqlite::Database& db, std::string_view table);
 
 }  // namespace tensormorph::nsys

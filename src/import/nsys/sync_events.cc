@@ -25,7 +25,7 @@ StatusOr<std::map<int64_t, StringId>> SyncTypeNames(ImportContext& context) {
       !context.schema().HasColumn(kSyncTypeEnum, "label")) {
     return names;
   }
-  StatusOr<Statement> select =
+  StatusOr<sqlite::Statement> select =
       SelectColumns(context.db(), context.schema(), kSyncTypeEnum, {"id", "label"}, {});
   if (!select.ok()) return select.status();
   const int id = select->Index("id"), label = select->Index("label");
@@ -46,11 +46,11 @@ Status ReadSyncEvents(ImportContext& context) {
   if (!context.schema().HasTable(kSyncTable)) return Status::Ok();
   StatusOr<std::map<int64_t, StringId>> type_names = SyncTypeNames(context);
   if (!type_names.ok()) return type_names.status();
-  StatusOr<Statement> select =
+  StatusOr<sqlite::Statement> select =
       SelectColumns(context.db(), context.schema(), kSyncTable, {"start", "end"},
                     {"globalPid", "correlationId", "syncType"});
   if (!select.ok()) return select.status();
-  Statement& rows = *select;
+  sqlite::Statement& rows = *select;
   const int start = rows.Index("start"), end = rows.Index("end");
   const int global_pid = rows.Index("globalPid"), correlation = rows.Index("correlationId");
   const int sync_type = rows.Index("syncType");

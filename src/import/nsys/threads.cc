@@ -10,7 +10,7 @@ constexpr int64_t kPidMask = ~int64_t{0xFFFFFF};  // globalTid → globalPid
 Status ReadThreadNames(ImportContext& context,
                        const std::unordered_map<int64_t, uint32_t>& track_of) {
   if (!context.schema().HasTable(kThreadNameTable)) return Status::Ok();
-  StatusOr<Statement> select =
+  StatusOr<sqlite::Statement> select =
       SelectColumns(context.db(), context.schema(), kThreadNameTable, {"nameId", "globalTid"}, {});
   if (!select.ok()) return select.status();
   const int name_id = select->Index("nameId"), global_tid = select->Index("globalTid");
@@ -34,7 +34,7 @@ Status ReadThreadNames(ImportContext& context,
 Status ReadProcessNames(ImportContext& context,
                         const std::unordered_map<int64_t, uint32_t>& track_of) {
   if (!context.schema().HasTable(kProcessTable)) return Status::Ok();
-  StatusOr<Statement> select =
+  StatusOr<sqlite::Statement> select =
       SelectColumns(context.db(), context.schema(), kProcessTable, {"globalPid", "name"}, {});
   if (!select.ok()) return select.status();
   const int global_pid = select->Index("globalPid"), name = select->Index("name");

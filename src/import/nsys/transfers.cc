@@ -39,7 +39,7 @@ StatusOr<std::map<int64_t, StringId>> CopyKindNames(ImportContext& context) {
       !context.schema().HasColumn(kCopyKindEnum, "label")) {
     return names;
   }
-  StatusOr<Statement> select =
+  StatusOr<sqlite::Statement> select =
       SelectColumns(context.db(), context.schema(), kCopyKindEnum, {"id", "label"}, {});
   if (!select.ok()) return select.status();
   const int id = select->Index("id"), label = select->Index("label");
@@ -83,11 +83,11 @@ MemoryKind MemoryKindOf(int64_t id) {
 Status ReadTable(ImportContext& context, std::string_view table, TransferKind kind,
                  const std::map<int64_t, StringId>& copy_names) {
   if (!context.schema().HasTable(table)) return Status::Ok();
-  StatusOr<Statement> select = SelectColumns(
+  StatusOr<sqlite::Statement> select = SelectColumns(
       context.db(), context.schema(), table, {"start", "end", "deviceId"},
       {"streamId", "correlationId", "globalPid", "bytes", "copyKind", "srcKind", "dstKind"});
   if (!select.ok()) return select.status();
-  Statement& rows = *select;
+  sqlite::Statement& rows = *select;
   const int start = rows.Index("start"), end = rows.Index("end");
   const int device = rows.Index("deviceId"), stream = rows.Index("streamId");
   const int correlation = rows.Index("correlationId"), bytes = rows.Index("bytes");

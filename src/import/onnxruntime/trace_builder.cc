@@ -329,7 +329,7 @@ void BuildOrtTrace(const json& raw_events, int skip_runs, Trace* trace) {
   if (device_kernels) {
     trace->metadata["device_kernel_events"] = "true";
     // Device events carry the External id of their node, numbered here: the linker may trust it
-    // although a dispatch runs after its node's host time (analysis/linking/work_links.h).
+    // although a dispatch runs after its node's host time (link/work_links.h).
     trace->metadata[std::string(kExactExternalIdsKey)] = std::string(kExactExternalIdsValue);
     trace->exact_external_ids = true;
   }

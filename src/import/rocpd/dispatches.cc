@@ -38,7 +38,7 @@ std::string DispatchQuery(const RocpdSchema& s) {
        {"guid", "pid", "agent_id", "queue_id", "stream_id", "start", "end", "dispatch_id",
         "kernel_id", "event_id", "group_segment_size", "workgroup_size_x", "workgroup_size_y",
         "workgroup_size_z", "grid_size_x", "grid_size_y", "grid_size_z"}) {
-    list.push_back(ColumnOrNull(s, kDispatches, "K", column, nsys::QuoteIdentifier(column)));
+    list.push_back(ColumnOrNull(s, kDispatches, "K", column, sqlite::QuoteIdentifier(column)));
   }
   std::string joins;
   const bool symbols = s.Has(kKernelSymbols) && s.HasColumn(kKernelSymbols, "id");

@@ -49,7 +49,7 @@ StatusOr<Statement> SelectAll(const Database& db, const RocpdSchema& schema, std
   std::string list;
   for (std::string_view column : columns) {
     list += fmt::format("{}{}", list.empty() ? "" : ", ",
-                        ColumnOrNull(schema, base, "T", column, nsys::QuoteIdentifier(column)));
+                        ColumnOrNull(schema, base, "T", column, sqlite::QuoteIdentifier(column)));
   }
   return db.Prepare(fmt::format("SELECT {} FROM {} AS T", list, schema.Source(base)),
                     fmt::format("table {}", base));

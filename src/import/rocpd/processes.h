@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "import/rocpd/schema.h"
-#include "import/rocprof/agents.h"
+#include "import/rocprof/common/agents.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocpd {

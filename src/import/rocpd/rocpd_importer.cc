@@ -49,7 +49,7 @@ void SetRanks(const Processes& processes, Trace* trace) {
 }  // namespace
 
 int RocpdImporter::Sniff(std::string_view head) const {
-  if (!head.starts_with(nsys::kSqliteMagic)) return 0;
+  if (!head.starts_with(sqlite::kSqliteMagic)) return 0;
   // sqlite_master sits on the first pages; rocprofv3 creates its tables before writing rows.
   for (std::string_view marker : {"rocpd_kernel_dispatch", "rocpd_info_agent", "rocpd_region",
                                   "rocpd_string", "rocpd_metadata"}) {

@@ -63,7 +63,7 @@ StatusOr<RocpdSchema> RocpdSchema::Read(const Database& db) {
     std::string first;
     if (relations.contains(base)) {
       first = std::string(base);
-      schema.sources_.emplace(first, nsys::QuoteIdentifier(base));
+      schema.sources_.emplace(first, sqlite::QuoteIdentifier(base));
     } else {
       std::vector<std::string> parts;
       for (const auto& [name, type] : relations) {
@@ -74,7 +74,7 @@ StatusOr<RocpdSchema> RocpdSchema::Read(const Database& db) {
       std::string text = "(";
       for (size_t i = 0; i < parts.size(); ++i) {
         text += fmt::format("{}SELECT * FROM {}", i ? " UNION ALL " : "",
-                            nsys::QuoteIdentifier(parts[i]));
+                            sqlite::QuoteIdentifier(parts[i]));
       }
       schema.sources_.emplace(std::string(base), text + ")");
     }
@@ -115,14 +115,14 @@ bool RocpdSchema::LooksLikeRocpd() const {
 std::string ColumnOrNull(const RocpdSchema& schema, std::string_view base, std::string_view alias,
                          std::string_view column, std::string_view as) {
   if (!schema.HasColumn(base, column)) return fmt::format("NULL AS {}", as);
-  return fmt::format("{}.{} AS {}", alias, nsys::QuoteIdentifier(column), as);
+  return fmt::format("{}.{} AS {}", alias, sqlite::QuoteIdentifier(column), as);
 }
 
 std::string JoinOn(const RocpdSchema& schema, std::string_view parent_base,
                    std::string_view parent_alias, std::string_view child_base,
                    std::string_view child_alias, std::string_view reference) {
   std::string on =
-      fmt::format("{}.id = {}.{}", parent_alias, child_alias, nsys::QuoteIdentifier(reference));
+      fmt::format("{}.id = {}.{}", parent_alias, child_alias, sqlite::QuoteIdentifier(reference));
   if (schema.HasColumn(parent_base, "guid") && schema.HasColumn(child_base, "guid")) {
     on += fmt::format(" AND {}.guid = {}.guid", parent_alias, child_alias);
   }

@@ -17,13 +17,13 @@
 #include <string_view>
 #include <vector>
 
-#include "import/nsys/sqlite_db.h"
+#include "io/sqlite_db.h"
 #include "tensormorph/model/status.h"
 
 namespace tensormorph::rocpd {
 
-using nsys::Database;
-using nsys::Statement;
+using sqlite::Database;
+using sqlite::Statement;
 
 // The relations the importer reads (rocpd_tables.sql of rocprofiler-sdk, schema 3.0.x).
 inline constexpr std::string_view kMetadata = "rocpd_metadata";

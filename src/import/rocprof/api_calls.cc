@@ -3,7 +3,7 @@
 #include <map>
 #include <utility>
 
-#include "import/rocprof/columns.h"
+#include "import/rocprof/common/columns.h"
 
 namespace tensormorph::rocprof {
 

@@ -3,7 +3,7 @@
 // kernel_trace.csv and memory_copy_trace.csv rows carry: the linking stage joins on it.
 #pragma once
 
-#include "import/rocprof/csv_file.h"
+#include "import/rocprof/common/csv_file.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof {

@@ -3,8 +3,8 @@
 // stay 0 unless a Size/Bytes column appears).
 #pragma once
 
-#include "import/rocprof/agents.h"
-#include "import/rocprof/csv_file.h"
+#include "import/rocprof/common/agents.h"
+#include "import/rocprof/common/csv_file.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "import/common/finish_import.h"
-#include "import/rocprof/agents.h"
+#include "import/rocprof/common/agents.h"
 #include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::rocprof {

@@ -6,12 +6,12 @@
 #include <filesystem>
 
 #include "import/common/finish_import.h"
-#include "import/rocprof/agents.h"
 #include "import/rocprof/api_calls.h"
+#include "import/rocprof/common/agents.h"
+#include "import/rocprof/common/kernels.h"
 #include "import/rocprof/compute/workload.h"
 #include "import/rocprof/copies.h"
 #include "import/rocprof/json_trace.h"
-#include "import/rocprof/kernels.h"
 #include "import/rocprof/siblings.h"
 #include "import/rocprof/side_files.h"
 #include "import/rocprof/v1_chrome_trace.h"

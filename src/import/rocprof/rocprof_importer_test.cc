@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "import/rocprof/agents.h"
+#include "import/rocprof/common/agents.h"
 
 namespace tensormorph::rocprof {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "import/rocprof/columns.h"
+#include "import/rocprof/common/columns.h"
 
 namespace tensormorph::rocprof {
 

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "import/common/finish_import.h"
-#include "import/rocprof/agents.h"
-#include "import/rocprof/columns.h"
-#include "import/rocprof/kernels.h"
+#include "import/rocprof/common/agents.h"
+#include "import/rocprof/common/columns.h"
+#include "import/rocprof/common/kernels.h"
 
 namespace tensormorph::rocprof {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "import/xctrace/metal_tables.h"
 #include "import/xctrace/xml_tables.h"
-#include "tensormorph/analysis/linking/work_links.h"
+#include "tensormorph/link/work_links.h"
 
 namespace tensormorph::xctrace {
 namespace {

@@ -6,8 +6,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "import/common/kernel_details.h"
 #include "import/xplane/event_stats.h"
-#include "import/xplane/kernel_details.h"
 #include "import/xplane/plane_readers.h"
 
 namespace tensormorph::xplane {

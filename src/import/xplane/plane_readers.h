@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "import/common/hlo_ops.h"
 #include "import/xplane/event_stats.h"
-#include "import/xplane/hlo_ops.h"
 #include "import/xplane/xplane.pb.h"
 #include "tensormorph/model/trace.h"
 

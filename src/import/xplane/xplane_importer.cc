@@ -7,7 +7,7 @@
 
 #include "import/common/device_arch.h"
 #include "import/common/finish_import.h"
-#include "import/xplane/kernel_details.h"
+#include "import/common/kernel_details.h"
 #include "import/xplane/plane_readers.h"
 #include "import/xplane/profile_dir.h"
 #include "import/xplane/xplane.pb.h"

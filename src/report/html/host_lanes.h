@@ -24,7 +24,7 @@
 
 #include "report/html/lane_lod.h"
 #include "report/json_output.h"
-#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/link/linked_trace.h"
 
 namespace tensormorph {
 

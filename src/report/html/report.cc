@@ -32,8 +32,6 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
   data.timeline_options = options.timeline;
   const std::launch policy = options.concurrent ? std::launch::async : std::launch::deferred;
   const std::vector<DeviceSpec> devices = BuiltInDevices();
-  std::future<TimelineResult> timeline_task =
-      std::async(policy, [&] { return AnalyzeTimeline(inputs, data.timeline_options); });
   struct OpsAndPredictions {
     OpSummary summary;
     std::optional<OpPredictions> predictions;  // --predict
@@ -76,17 +74,26 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
     return FindFindings(inputs, query);
   });
   // The Ranks section's analyses over the same layout the timeline's ranks read (DescribeJob).
+  // The collectives are analysed once: the timeline's ranks take their waits from them and the
+  // critical path crosses ranks at their last arrivals.
   const JobLayout job = DescribeJob(TracesOf(inputs), options.timeline.as_job);
-  // The critical path crosses ranks at the collectives' last arrivals: it takes them from here.
-  using JobResults = std::pair<std::optional<CollectivesResult>, std::optional<CriticalPathResult>>;
-  std::future<JobResults> job_task = std::async(policy, [&]() -> JobResults {
-    if (!IsMultiRankJob(job)) return {};
-    CollectivesResult collectives = AnalyzeCollectives(inputs, job, CollectiveOptions{});
-    CriticalPathOptions path_options;
-    path_options.collectives = &collectives;
-    CriticalPathResult path = AnalyzeCriticalPath(inputs, job, path_options);
-    return {std::move(collectives), std::move(path)};
+  std::shared_future<std::optional<CollectivesResult>> collectives_task =
+      std::async(policy, [&]() -> std::optional<CollectivesResult> {
+        if (!IsMultiRankJob(job)) return std::nullopt;
+        return AnalyzeCollectives(inputs, job, CollectiveOptions{});
+      }).share();
+  std::future<TimelineResult> timeline_task = std::async(policy, [&, collectives_task] {
+    const std::optional<CollectivesResult>& collectives = collectives_task.get();
+    return AnalyzeTimeline(inputs, data.timeline_options, collectives ? &*collectives : nullptr);
   });
+  std::future<std::optional<CriticalPathResult>> path_task =
+      std::async(policy, [&, collectives_task]() -> std::optional<CriticalPathResult> {
+        const std::optional<CollectivesResult>& collectives = collectives_task.get();
+        if (!collectives) return std::nullopt;
+        CriticalPathOptions path_options;
+        path_options.collectives = &*collectives;
+        return AnalyzeCriticalPath(inputs, job, path_options);
+      });
   const KernelSummary kernels = SummarizeKernels(inputs, KernelQuery{});
   const TimelineResult timeline = timeline_task.get();
   const OpsAndPredictions ops = ops_task.get();
@@ -103,9 +110,10 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
   data.findings = &findings;
   const std::optional<CompareResult> compare = compare_task.get();
   data.compare = compare ? &*compare : nullptr;
-  const JobResults job_results = job_task.get();
-  data.collectives = job_results.first ? &*job_results.first : nullptr;
-  data.critical_path = job_results.second ? &*job_results.second : nullptr;
+  const std::optional<CollectivesResult>& collectives = collectives_task.get();
+  const std::optional<CriticalPathResult> critical_path = path_task.get();
+  data.collectives = collectives ? &*collectives : nullptr;
+  data.critical_path = critical_path ? &*critical_path : nullptr;
   return RenderReportHtml(BuildReportModel(data, lanes_task.get()), options.title);
 }
 

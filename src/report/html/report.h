@@ -14,9 +14,9 @@
 
 #include "report/html/report_model.h"
 #include "tensormorph/analysis/compare/compare.h"
-#include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/analysis/predict/predict.h"
 #include "tensormorph/analysis/timeline/timeline.h"
+#include "tensormorph/link/linked_trace.h"
 
 namespace tensormorph {
 

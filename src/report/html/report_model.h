@@ -14,12 +14,12 @@
 #include "tensormorph/analysis/job/collectives.h"
 #include "tensormorph/analysis/job/critical_path.h"
 #include "tensormorph/analysis/kernels.h"
-#include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
 #include "tensormorph/analysis/ops/ops.h"
 #include "tensormorph/analysis/predict/op_predictions.h"
 #include "tensormorph/analysis/roofline.h"
 #include "tensormorph/analysis/timeline/timeline.h"
+#include "tensormorph/link/linked_trace.h"
 
 namespace tensormorph {
 

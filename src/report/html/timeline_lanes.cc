@@ -10,7 +10,7 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "analysis/timeline/device_work.h"
+#include "analysis/common/device_work.h"
 #include "report/html/host_lanes.h"
 #include "report/html/lane_lod.h"
 #include "tensormorph/analysis/kernels.h"
@@ -75,7 +75,7 @@ std::string Dims(uint32_t x, uint32_t y, uint32_t z) {
   return fmt::format("{}×{}×{}", x, y, z);
 }
 
-// What a device box is (WorkKind of analysis/timeline/device_work.h), as its variant names it.
+// What a device box is (WorkKind of analysis/common/device_work.h), as its variant names it.
 constexpr const char* kWorkKindNames[] = {"kernel", "memcpy", "memset"};
 
 // A lane's rows are indices into the input's kernels or, with kTransferBit set, its transfers.

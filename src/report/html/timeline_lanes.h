@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "report/json_output.h"
-#include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
+#include "tensormorph/link/linked_trace.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph {

@@ -28,10 +28,10 @@
 #include <vector>
 
 #include "tensormorph/analysis/compare/categories.h"
-#include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/analysis/roofline.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 #include "tensormorph/devices/device_db.h"
+#include "tensormorph/link/linked_trace.h"
 #include "tensormorph/model/precision.h"
 #include "tensormorph/model/trace.h"
 
@@ -65,7 +65,7 @@ struct CompareCell {
   Backend backend = Backend::kOther;  // where most of device_ns ran
   std::string device;                 // DeviceLabel of that device
   uint32_t device_index = kNoDevice;  // that device in the side's Trace::devices
-  // The FLOP counter's work of the outermost counted op in each call (analysis/flops), summed
+  // The FLOP counter's work of the outermost counted op in each call (link/op_work.h), summed
   // over the calls that have it, and the device time of those calls.
   std::optional<double> flops, bytes;
   uint64_t calls_with_flops = 0;

@@ -18,8 +18,8 @@
 #include <variant>
 #include <vector>
 
-#include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/devices/device_db.h"
+#include "tensormorph/link/linked_trace.h"
 
 namespace tensormorph {
 

@@ -16,7 +16,7 @@
 
 #include "tensormorph/analysis/job/collectives.h"
 #include "tensormorph/analysis/job/job.h"
-#include "tensormorph/analysis/linking/linked_trace.h"
+#include "tensormorph/link/linked_trace.h"
 
 namespace tensormorph {
 

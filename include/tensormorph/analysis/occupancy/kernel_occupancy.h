@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/analysis/occupancy/gpu_limits.h"
 #include "tensormorph/analysis/occupancy/occupancy.h"
+#include "tensormorph/link/linked_trace.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/analysis/roofline.h"
 #include "tensormorph/devices/device_db.h"
+#include "tensormorph/link/linked_trace.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph {
@@ -59,7 +59,7 @@ struct OpRow {
   int64_t transfer_ns = 0;              // memcpy/memset time it launched itself
   std::vector<OpPlacement> placements;  // by device time, largest first
   std::vector<OpKernel> top_kernels;
-  // Work estimated from recorded shapes (src/analysis/flops), summed over calls with shapes.
+  // Work estimated from recorded shapes (src/link (op_work*.cc)), summed over calls with shapes.
   std::optional<double> flops;
   std::optional<double> bytes;
   uint64_t calls_with_flops = 0;

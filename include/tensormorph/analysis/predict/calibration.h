@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "tensormorph/analysis/compare/categories.h"
-#include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/devices/device_db.h"
+#include "tensormorph/link/linked_trace.h"
 #include "tensormorph/model/status.h"
 
 namespace tensormorph {

@@ -4,7 +4,7 @@
 // Rows are the trace's outermost ops by name, input dims and dtypes, plus kernels under no op per
 // category, as `tensormorph compare` makes them (so they add up to the trace's kernel time). For
 // each row and target device the model is stated:
-//  - roofline: the row's work (FLOPs of its precision, bytes; analysis/flops) against the target's
+//  - roofline: the row's work (FLOPs of its precision, bytes; link/op_work.h) against the target's
 //    roof, at the fraction of roof the row's category reaches on the target's family, plus the
 //    family's latency floor per kernel: kernels * floor + max(FLOPs / peak, bytes / bandwidth) /
 //    fraction. `bound` is compute or memory by which term of the max is larger, latency when the

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "tensormorph/analysis/linking/linked_trace.h"
 #include "tensormorph/devices/device_db.h"
+#include "tensormorph/link/linked_trace.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph {
@@ -219,8 +219,14 @@ struct TimelineResult {
   std::optional<int64_t> straggler_basis_ns;
 };
 
+struct CollectivesResult;  // tensormorph/analysis/job/collectives.h
+
 // One DeviceTimeline per device of each input, in input order; with several inputs, their ranks.
+// The ranks' waits come from the job's collectives: `collectives` when the caller has analysed
+// them already (AnalyzeCollectives over these inputs with default options, as the report does for
+// its Ranks section), else the timeline analyses them itself.
 TimelineResult AnalyzeTimeline(const std::vector<const LinkedTrace*>& inputs,
-                               const TimelineOptions& options);
+                               const TimelineOptions& options,
+                               const CollectivesResult* collectives = nullptr);
 
 }  // namespace tensormorph

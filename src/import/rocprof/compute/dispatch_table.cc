@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <limits>
 
-#include "import/rocprof/columns.h"
-#include "import/rocprof/kernels.h"
+#include "import/rocprof/common/columns.h"
+#include "import/rocprof/common/kernels.h"
 
 namespace tensormorph::rocprof::compute {
 namespace {

@@ -19,8 +19,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "import/rocprof/columns.h"
-#include "import/rocprof/csv_file.h"
+#include "import/rocprof/common/columns.h"
+#include "import/rocprof/common/csv_file.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof::compute {
@@ -39,7 +39,7 @@ class DispatchTable {
  public:
   // Reads the whole file. Errors: unreadable file, or a header without Dispatch_ID and
   // Kernel_Name (named in the message). Ragged rows are skipped with a warning (CsvFile).
-  // `path`: a file of the workload `input` is (import/rocprof/csv_file.h).
+  // `path`: a file of the workload `input` is (import/rocprof/common/csv_file.h).
   static StatusOr<DispatchTable> Read(const Input& input, const std::string& path,
                                       Warnings* warnings);
 

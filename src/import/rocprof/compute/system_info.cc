@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "devices/measured_peaks.h"
-#include "import/rocprof/columns.h"
+#include "import/rocprof/common/columns.h"
 
 namespace tensormorph::rocprof::compute {
 namespace {

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "import/rocprof/csv_file.h"
+#include "import/rocprof/common/csv_file.h"
 #include "tensormorph/model/status.h"
 #include "tensormorph/model/trace.h"
 
@@ -27,7 +27,7 @@ struct SystemInfo {
 };
 
 // Reads the first data row; an error when the file has none.
-// `path`: a file of the workload `input` is (import/rocprof/csv_file.h).
+// `path`: a file of the workload `input` is (import/rocprof/common/csv_file.h).
 StatusOr<SystemInfo> ReadSystemInfo(const Input& input, const std::string& path,
                                     Warnings* warnings);
 

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "import/rocprof/columns.h"
+#include "import/rocprof/common/columns.h"
 
 namespace tensormorph::rocprof::compute {
 namespace {

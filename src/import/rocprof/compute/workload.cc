@@ -9,7 +9,7 @@
 
 #include "devices/measured_peaks.h"
 #include "import/common/finish_import.h"
-#include "import/rocprof/agents.h"
+#include "import/rocprof/common/agents.h"
 #include "import/rocprof/compute/dispatch_table.h"
 #include "import/rocprof/compute/system_info.h"
 #include "import/rocprof/compute/times.h"

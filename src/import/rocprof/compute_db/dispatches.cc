@@ -4,18 +4,18 @@
 
 namespace tensormorph::rocprof::compute_db {
 
-StatusOr<Dispatches> ReadDispatches(const nsys::Database& db, const nsys::Schema& schema,
+StatusOr<Dispatches> ReadDispatches(const sqlite::Database& db, const nsys::Schema& schema,
                                     const DbVersion& version, RowWarnings* warnings) {
   Dispatches out;
   out.has_time_columns = schema.HasColumn(kDispatchTable, "start_timestamp") &&
                          schema.HasColumn(kDispatchTable, "end_timestamp");
   const bool ordered = schema.HasColumn(kDispatchTable, "dispatch_id");
-  StatusOr<nsys::Statement> select =
+  StatusOr<sqlite::Statement> select =
       SelectColumns(db, schema, version, kDispatchTable, {"dispatch_uuid", "kernel_uuid"},
                     {"dispatch_id", "gpu_id", "start_timestamp", "end_timestamp"},
                     ordered ? "ORDER BY dispatch_id, dispatch_uuid" : "ORDER BY dispatch_uuid");
   if (!select.ok()) return select.status();
-  nsys::Statement& row = *select;
+  sqlite::Statement& row = *select;
   const int uuid = row.Index("dispatch_uuid"), kernel = row.Index("kernel_uuid");
   const int id = row.Index("dispatch_id"), gpu = row.Index("gpu_id");
   const int start = row.Index("start_timestamp"), end = row.Index("end_timestamp");

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "import/nsys/schema.h"
-#include "import/nsys/sqlite_db.h"
 #include "import/rocprof/compute_db/tables.h"
+#include "io/sqlite_db.h"
 
 namespace tensormorph::rocprof::compute_db {
 
@@ -29,7 +29,7 @@ struct Dispatches {
   uint64_t untimed = 0;           // rows whose times are missing or unreadable
 };
 
-StatusOr<Dispatches> ReadDispatches(const nsys::Database& db, const nsys::Schema& schema,
+StatusOr<Dispatches> ReadDispatches(const sqlite::Database& db, const nsys::Schema& schema,
                                     const DbVersion& version, RowWarnings* warnings);
 
 }  // namespace tensormorph::rocprof::compute_db

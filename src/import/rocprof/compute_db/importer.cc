@@ -12,13 +12,13 @@
 #include "devices/measured_peaks.h"
 #include "import/common/finish_import.h"
 #include "import/nsys/schema.h"
-#include "import/nsys/sqlite_db.h"
-#include "import/rocprof/agents.h"
+#include "import/rocprof/common/agents.h"
 #include "import/rocprof/compute_db/dispatches.h"
 #include "import/rocprof/compute_db/kernel_work.h"
 #include "import/rocprof/compute_db/kernels.h"
 #include "import/rocprof/compute_db/tables.h"
 #include "import/rocprof/compute_db/workloads.h"
+#include "io/sqlite_db.h"
 
 namespace tensormorph::rocprof::compute_db {
 namespace {
@@ -117,7 +117,7 @@ struct Row {
 }  // namespace
 
 int ComputeDbImporter::Sniff(std::string_view head) const {
-  if (!head.starts_with(nsys::kSqliteMagic)) return 0;
+  if (!head.starts_with(sqlite::kSqliteMagic)) return 0;
   const bool dispatch = head.find("compute_dispatch") != std::string_view::npos;
   const bool workload = head.find("compute_workload") != std::string_view::npos;
   return dispatch && workload ? 100 : 0;
@@ -126,7 +126,7 @@ int ComputeDbImporter::Sniff(std::string_view head) const {
 StatusOr<Trace> ComputeDbImporter::Import(const Input& input, const ImportOptions& options) const {
   (void)options;
   const std::string& path = input.path();
-  StatusOr<nsys::Database> db = nsys::Database::Open(input);
+  StatusOr<sqlite::Database> db = sqlite::Database::Open(input);
   if (!db.ok()) return db.status();
   StatusOr<nsys::Schema> schema = nsys::Schema::Read(*db);
   if (!schema.ok()) return schema.status();

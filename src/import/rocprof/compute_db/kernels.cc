@@ -11,13 +11,13 @@ std::optional<StringId> Find(const StringPool& strings, std::string_view text) {
   return id;
 }
 
-Status ReadKernelRows(const nsys::Database& db, const nsys::Schema& schema,
+Status ReadKernelRows(const sqlite::Database& db, const nsys::Schema& schema,
                       const DbVersion& version, RowWarnings* warnings,
                       std::map<int64_t, KernelInfo>* kernels) {
-  StatusOr<nsys::Statement> select = SelectColumns(db, schema, version, kKernelTable,
-                                                   {"kernel_uuid", "kernel_name"}, {"workload_id"});
+  StatusOr<sqlite::Statement> select = SelectColumns(
+      db, schema, version, kKernelTable, {"kernel_uuid", "kernel_name"}, {"workload_id"});
   if (!select.ok()) return select.status();
-  nsys::Statement& row = *select;
+  sqlite::Statement& row = *select;
   const int uuid = row.Index("kernel_uuid"), name = row.Index("kernel_name");
   const int workload = row.Index("workload_id");
   for (;;) {
@@ -47,7 +47,7 @@ bool IsRawCounterTable(std::string_view sub_table) {
   return sub_table.find("Raw Counter") != std::string_view::npos;
 }
 
-Status ReadMetricValues(const nsys::Database& db, const nsys::Schema& schema,
+Status ReadMetricValues(const sqlite::Database& db, const nsys::Schema& schema,
                         const DbVersion& version, StringPool* strings, RowWarnings* warnings,
                         std::map<int64_t, KernelInfo>* kernels) {
   if (!schema.HasTable(kKernelMetricValueTable) || !schema.HasTable(kMetricDefinitionTable)) {
@@ -72,7 +72,7 @@ Status ReadMetricValues(const nsys::Database& db, const nsys::Schema& schema,
   auto optional = [&](std::string_view table, const char* column, const char* alias) {
     return schema.HasColumn(table, column)
                ? fmt::format("{}.{} AS {}", table == kKernelMetricValueTable ? "v" : "d",
-                             nsys::QuoteIdentifier(column), alias)
+                             sqlite::QuoteIdentifier(column), alias)
                : fmt::format("NULL AS {}", alias);
   };
   const std::string sql = fmt::format(
@@ -83,10 +83,10 @@ Status ReadMetricValues(const nsys::Database& db, const nsys::Schema& schema,
       optional(kMetricDefinitionTable, "sub_table_name", "sub_table_name"),
       optional(kMetricDefinitionTable, "unit", "unit"), kKernelMetricValueTable,
       kMetricDefinitionTable);
-  StatusOr<nsys::Statement> select = db.Prepare(
+  StatusOr<sqlite::Statement> select = db.Prepare(
       sql, fmt::format("tables {} and {}", kKernelMetricValueTable, kMetricDefinitionTable));
   if (!select.ok()) return select.status();
-  nsys::Statement& row = *select;
+  sqlite::Statement& row = *select;
   const int uuid = row.Index("kernel_uuid"), value = row.Index("value");
   const int value_name = row.Index("value_name"), name = row.Index("name");
   const int table_name = row.Index("table_name"), sub_table_name = row.Index("sub_table_name");
@@ -133,15 +133,15 @@ Status ReadMetricValues(const nsys::Database& db, const nsys::Schema& schema,
   return Status();
 }
 
-Status ReadRooflinePoints(const nsys::Database& db, const nsys::Schema& schema,
+Status ReadRooflinePoints(const sqlite::Database& db, const nsys::Schema& schema,
                           const DbVersion& version, RowWarnings* warnings,
                           std::map<int64_t, KernelInfo>* kernels) {
   if (!schema.HasTable(kKernelRooflineTable)) return Status();
-  StatusOr<nsys::Statement> select =
+  StatusOr<sqlite::Statement> select =
       SelectColumns(db, schema, version, kKernelRooflineTable, {"kernel_uuid"},
                     {"total_flops", "l1_cache_data", "l2_cache_data", "hbm_cache_data"});
   if (!select.ok()) return select.status();
-  nsys::Statement& row = *select;
+  sqlite::Statement& row = *select;
   for (;;) {
     StatusOr<bool> more = row.Step();
     if (!more.ok()) return more.status();
@@ -199,7 +199,7 @@ std::optional<double> KernelInfo::RawCounter(const StringPool& strings,
   return it->second;
 }
 
-StatusOr<std::map<int64_t, KernelInfo>> ReadKernels(const nsys::Database& db,
+StatusOr<std::map<int64_t, KernelInfo>> ReadKernels(const sqlite::Database& db,
                                                     const nsys::Schema& schema,
                                                     const DbVersion& version, StringPool* strings,
                                                     RowWarnings* warnings) {

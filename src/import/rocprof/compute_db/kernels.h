@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "import/nsys/schema.h"
-#include "import/nsys/sqlite_db.h"
 #include "import/rocprof/compute_db/tables.h"
+#include "io/sqlite_db.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph::rocprof::compute_db {
@@ -59,7 +59,7 @@ class KernelInfo {
 
 // Every kernel row with its metrics and roofline point, by kernel_uuid. Names and labels are
 // interned into `strings` (the trace's pool).
-StatusOr<std::map<int64_t, KernelInfo>> ReadKernels(const nsys::Database& db,
+StatusOr<std::map<int64_t, KernelInfo>> ReadKernels(const sqlite::Database& db,
                                                     const nsys::Schema& schema,
                                                     const DbVersion& version, StringPool* strings,
                                                     RowWarnings* warnings);

@@ -18,10 +18,10 @@ std::string DbVersion::Describe() const {
   return text;
 }
 
-StatusOr<DbVersion> ReadDbVersion(const nsys::Database& db, const nsys::Schema& schema) {
+StatusOr<DbVersion> ReadDbVersion(const sqlite::Database& db, const nsys::Schema& schema) {
   DbVersion version;
   if (!schema.HasTable(kMetadataTable)) return version;
-  StatusOr<nsys::Statement> select = SelectColumns(
+  StatusOr<sqlite::Statement> select = SelectColumns(
       db, schema, version, kMetadataTable, {}, {"compute_version", "schema_version"}, "LIMIT 1");
   if (!select.ok()) return select.status();
   StatusOr<bool> row = select->Step();
@@ -35,15 +35,15 @@ StatusOr<DbVersion> ReadDbVersion(const nsys::Database& db, const nsys::Schema& 
   return version;
 }
 
-StatusOr<nsys::Statement> SelectColumns(const nsys::Database& db, const nsys::Schema& schema,
-                                        const DbVersion& version, std::string_view table,
-                                        std::initializer_list<std::string_view> required,
-                                        std::initializer_list<std::string_view> optional,
-                                        std::string_view tail) {
+StatusOr<sqlite::Statement> SelectColumns(const sqlite::Database& db, const nsys::Schema& schema,
+                                          const DbVersion& version, std::string_view table,
+                                          std::initializer_list<std::string_view> required,
+                                          std::initializer_list<std::string_view> optional,
+                                          std::string_view tail) {
   std::string list;
   auto add = [&](std::string_view column) {
     list += list.empty() ? "" : ", ";
-    list += nsys::QuoteIdentifier(column);
+    list += sqlite::QuoteIdentifier(column);
   };
   for (std::string_view column : required) {
     if (!schema.HasColumn(table, column)) {
@@ -58,18 +58,18 @@ StatusOr<nsys::Statement> SelectColumns(const nsys::Database& db, const nsys::Sc
     if (schema.HasColumn(table, column)) add(column);
   }
   if (list.empty()) list = "NULL AS nothing";
-  return db.Prepare(fmt::format("SELECT {} FROM {} {}", list, nsys::QuoteIdentifier(table), tail),
+  return db.Prepare(fmt::format("SELECT {} FROM {} {}", list, sqlite::QuoteIdentifier(table), tail),
                     fmt::format("table {}", table));
 }
 
-std::optional<int64_t> IntegerCell(const nsys::Statement& row, int index) {
+std::optional<int64_t> IntegerCell(const sqlite::Statement& row, int index) {
   std::optional<double> real = row.Real(index);
   if (!real || !std::isfinite(*real) || std::floor(*real) != *real) return std::nullopt;
   if (std::fabs(*real) >= 4.6e18) return std::nullopt;  // 2^62: room for sums of times
   return row.Int(index);
 }
 
-std::optional<double> FiniteCell(const nsys::Statement& row, int index) {
+std::optional<double> FiniteCell(const sqlite::Statement& row, int index) {
   std::optional<double> real = row.Real(index);
   if (!real || !std::isfinite(*real)) return std::nullopt;
   return real;

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "import/nsys/schema.h"
-#include "import/nsys/sqlite_db.h"
+#include "io/sqlite_db.h"
 #include "tensormorph/model/status.h"
 
 namespace tensormorph::rocprof::compute_db {
@@ -39,20 +39,20 @@ struct DbVersion {
   std::string schema_version;    // "1.3.0"
   std::string Describe() const;  // "schema 1.3.0, rocprof-compute 3.5.0"
 };
-StatusOr<DbVersion> ReadDbVersion(const nsys::Database& db, const nsys::Schema& schema);
+StatusOr<DbVersion> ReadDbVersion(const sqlite::Database& db, const nsys::Schema& schema);
 
 // "SELECT <columns> FROM <table> <tail>": every `required` column must exist (else an error naming
 // the table, the column and the schema version), `optional` ones are selected when present.
-StatusOr<nsys::Statement> SelectColumns(const nsys::Database& db, const nsys::Schema& schema,
-                                        const DbVersion& version, std::string_view table,
-                                        std::initializer_list<std::string_view> required,
-                                        std::initializer_list<std::string_view> optional,
-                                        std::string_view tail = "");
+StatusOr<sqlite::Statement> SelectColumns(const sqlite::Database& db, const nsys::Schema& schema,
+                                          const DbVersion& version, std::string_view table,
+                                          std::initializer_list<std::string_view> required,
+                                          std::initializer_list<std::string_view> optional,
+                                          std::string_view tail = "");
 
 // An integer cell: an INTEGER, or a REAL with an integral value below 2^62; else nullopt.
-std::optional<int64_t> IntegerCell(const nsys::Statement& row, int index);
+std::optional<int64_t> IntegerCell(const sqlite::Statement& row, int index);
 // A finite number; nullopt for NULL, text, blobs, NaN and infinities.
-std::optional<double> FiniteCell(const nsys::Statement& row, int index);
+std::optional<double> FiniteCell(const sqlite::Statement& row, int index);
 
 class RowWarnings {
  public:

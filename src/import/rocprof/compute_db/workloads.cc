@@ -94,15 +94,15 @@ std::map<std::string, double> PeaksOf(const json& bench, const std::string& wher
 
 }  // namespace
 
-StatusOr<std::map<int64_t, Workload>> ReadWorkloads(const nsys::Database& db,
+StatusOr<std::map<int64_t, Workload>> ReadWorkloads(const sqlite::Database& db,
                                                     const nsys::Schema& schema,
                                                     const DbVersion& version,
                                                     RowWarnings* warnings) {
-  StatusOr<nsys::Statement> select =
+  StatusOr<sqlite::Statement> select =
       SelectColumns(db, schema, version, kWorkloadTable, {"workload_id"},
                     {"name", "sub_name", "sys_info_extdata", "roofline_bench_extdata"});
   if (!select.ok()) return select.status();
-  nsys::Statement& row = *select;
+  sqlite::Statement& row = *select;
   const int id_column = row.Index("workload_id");
   std::map<int64_t, Workload> workloads;
   for (;;) {

@@ -13,9 +13,9 @@
 #include <string>
 
 #include "import/nsys/schema.h"
-#include "import/nsys/sqlite_db.h"
 #include "import/rocprof/compute/system_info.h"
 #include "import/rocprof/compute_db/tables.h"
+#include "io/sqlite_db.h"
 
 namespace tensormorph::rocprof::compute_db {
 
@@ -28,7 +28,7 @@ struct Workload {
 };
 
 // Every workload row, by workload_id.
-StatusOr<std::map<int64_t, Workload>> ReadWorkloads(const nsys::Database& db,
+StatusOr<std::map<int64_t, Workload>> ReadWorkloads(const sqlite::Database& db,
                                                     const nsys::Schema& schema,
                                                     const DbVersion& version,
                                                     RowWarnings* warnings);

@@ -1,0 +1,74 @@
+#include "analysis/common/device_work.h"
+
+#include <algorithm>
+#include <cctype>
+#include <tuple>
+
+namespace tensormorph {
+namespace {
+
+bool ContainsNoCase(std::string_view text, std::string_view needle) {
+  auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == b;
+  });
+  return it != text.end();
+}
+
+uint32_t DeviceSlot(const Trace& trace, uint32_t device) {
+  return device < trace.devices.size() ? device : static_cast<uint32_t>(trace.devices.size());
+}
+
+}  // namespace
+
+WorkClass ClassifyKernelName(std::string_view name) {
+  if (ContainsNoCase(name, "nccl") || ContainsNoCase(name, "rccl")) {
+    return WorkClass::kCommunication;
+  }
+  for (std::string_view prefix : {"Memcpy", "Memset", "hipMemcpy", "hipMemset", "dma"}) {
+    if (name.starts_with(prefix)) return WorkClass::kMemory;
+  }
+  return WorkClass::kComputation;
+}
+
+std::vector<std::vector<WorkItem>> CollectDeviceWork(const Trace& trace) {
+  std::vector<std::vector<WorkItem>> work(trace.devices.size() + 1);
+  // Kernel names repeat; classify each string id once.
+  std::vector<int8_t> class_of_name;
+  for (uint32_t i = 0; i < trace.kernels.size(); ++i) {
+    const Kernel& k = trace.kernels[i];
+    if (k.name >= class_of_name.size()) class_of_name.resize(k.name + 1, -1);
+    if (class_of_name[k.name] < 0) {
+      class_of_name[k.name] = static_cast<int8_t>(ClassifyKernelName(trace.str(k.name)));
+    }
+    work[DeviceSlot(trace, k.device)].push_back({k.start_ns, k.end_ns(), k.stream, i,
+                                                 WorkKind::kKernel,
+                                                 static_cast<WorkClass>(class_of_name[k.name])});
+  }
+  for (uint32_t i = 0; i < trace.transfers.size(); ++i) {
+    const Transfer& t = trace.transfers[i];
+    const WorkKind kind = t.kind == TransferKind::kMemset ? WorkKind::kMemset : WorkKind::kMemcpy;
+    work[DeviceSlot(trace, t.device)].push_back(
+        {t.start_ns, t.start_ns + t.duration_ns, t.stream, i, kind, WorkClass::kMemory});
+  }
+  for (auto& items : work) {
+    std::sort(items.begin(), items.end(), [](const WorkItem& a, const WorkItem& b) {
+      return std::tie(a.start_ns, a.end_ns, a.kind, a.row) <
+             std::tie(b.start_ns, b.end_ns, b.kind, b.row);
+    });
+  }
+  return work;
+}
+
+std::string_view WorkName(const Trace& trace, const WorkItem& item) {
+  return item.kind == WorkKind::kKernel ? trace.str(trace.kernels[item.row].name)
+                                        : trace.str(trace.transfers[item.row].name);
+}
+
+std::vector<Interval> IntervalsOf(const std::vector<WorkItem>& work) {
+  std::vector<Interval> out;
+  out.reserve(work.size());
+  for (const WorkItem& w : work) out.push_back(w.interval());
+  return out;
+}
+
+}  // namespace tensormorph

@@ -1,0 +1,351 @@
+#include "tensormorph/link/op_work.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <string_view>
+
+#include "import/common/op_inputs_json.h"
+
+namespace tensormorph {
+namespace {
+
+// The op's arguments as the native format spells them ({"dims": ..., "types": ..., "concrete":
+// ...}), read into the model's table the way the importers read them.
+std::optional<OpWork> Estimate(std::string_view op_name, std::string_view inputs_json) {
+  return EstimateOpWork(op_name, OpInputsFromObjectText(inputs_json));
+}
+
+// Real events are quoted from the shared Kineto traces (name, Input Dims, Input type, Concrete
+// Inputs); every expected number is computed by hand from the formula in the comment.
+
+TEST(OpWorkMatmul, MmFromHtaControlTrace) {
+  // hta/trace_diff/control.json.gz: aten::mm [[1024, 512], [512, 9375]] ["float", "float"]
+  auto w = Estimate("aten::mm", R"({"dims": [[1024, 512], [512, 9375]],
+                                          "types": ["float", "float"]})");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_DOUBLE_EQ(w->flops, 2.0 * 1024 * 9375 * 512);  // 9,830,400,000
+  // (1024*512 + 512*9375 + 1024*9375) * 4 bytes
+  EXPECT_DOUBLE_EQ(w->bytes, 59697152);
+  EXPECT_EQ(w->precision, Precision::kFp32);
+  EXPECT_EQ(w->formula, "2*M*N*K (M=1024, N=9375, K=512)");
+}
+
+TEST(OpWorkMatmul, AddmmFromHtaControlTrace) {
+  // aten::addmm [[512], [1024, 64], [64, 512], [], []] ["float", "float", "float", "Scalar",
+  // "Scalar"]: bias [512] is read once, like the two matrices.
+  auto w = Estimate("aten::addmm", R"({"dims": [[512], [1024, 64], [64, 512], [], []],
+      "types": ["float", "float", "float", "Scalar", "Scalar"]})");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_DOUBLE_EQ(w->flops, 67108864);                              // 2*1024*512*64
+  EXPECT_DOUBLE_EQ(w->bytes, (512 + 65536 + 32768 + 524288) * 4.0);  // bias, A, B, out
+  EXPECT_EQ(w->precision, Precision::kFp32);
+}
+
+TEST(OpWorkMatmul, BmmFromHtaControlTrace) {
+  // aten::bmm [[1024, 647, 30], [1024, 30, 96]] ["float", "float"]
+  auto w = Estimate("aten::bmm", R"({"dims": [[1024, 647, 30], [1024, 30, 96]],
+                                           "types": ["float", "float"]})");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_DOUBLE_EQ(w->flops, 3816161280);  // 2*1024*647*96*30
+  EXPECT_DOUBLE_EQ(w->bytes, 345710592);   // (1024*647*30 + 1024*30*96 + 1024*647*96) * 4
+  EXPECT_EQ(w->formula, "2*B*M*N*K (B=1024, M=647, N=96, K=30)");
+}
+
+TEST(OpWorkMatmul, LinearMatmulAndMmAgreeOnTheSameProduct) {
+  // The control trace records one product at three levels: aten::linear [[1024, 96, 50], [15, 50],
+  // [15]], aten::matmul [[1024, 96, 50], [50, 15]] and aten::mm [[98304, 50], [50, 15]].
+  const double expected = 2.0 * 98304 * 15 * 50;  // 147,456,000
+  auto linear = Estimate("aten::linear", R"({"dims": [[1024, 96, 50], [15, 50], [15]],
+      "types": ["float", "float", "float"]})");
+  auto matmul = Estimate("aten::matmul", R"({"dims": [[1024, 96, 50], [50, 15]],
+      "types": ["float", "float"]})");
+  auto mm = Estimate("aten::mm", R"({"dims": [[98304, 50], [50, 15]],
+      "types": ["float", "float"]})");
+  ASSERT_TRUE(linear && matmul && mm);
+  EXPECT_DOUBLE_EQ(linear->flops, expected);
+  EXPECT_DOUBLE_EQ(matmul->flops, expected);
+  EXPECT_DOUBLE_EQ(mm->flops, expected);
+  // linear also reads the bias [15]; output [1024, 96, 15].
+  EXPECT_DOUBLE_EQ(linear->bytes, (4915200 + 750 + 15 + 1474560) * 4.0);
+  EXPECT_DOUBLE_EQ(matmul->bytes, (4915200 + 750 + 1474560) * 4.0);
+  EXPECT_EQ(matmul->formula, "2*batch*M*N*K (batch=[1024]=1024, M=96, N=15, K=50)");
+}
+
+TEST(OpWorkMatmul, Mi250MiniToyTrace) {
+  // hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz, all 2*5*128*128 = 163,840 FLOPs:
+  // aten::addmm [[128], [5, 128], [128, 128], [], []] concrete ["", "", "", "1", "1"]
+  auto addmm = Estimate("aten::addmm", R"({"dims": [[128], [5, 128], [128, 128], [], []],
+      "types": ["float", "float", "float", "Scalar", "Scalar"],
+      "concrete": ["", "", "", "1", "1"]})");
+  // aten::linear [[5, 128], [128, 128], [128]] concrete ["", "", ""]
+  auto linear = Estimate("aten::linear", R"({"dims": [[5, 128], [128, 128], [128]],
+      "types": ["float", "float", "float"], "concrete": ["", "", ""]})");
+  // aten::mm [[128, 5], [5, 128]] (the weight gradient in the backward pass)
+  auto mm = Estimate("aten::mm", R"({"dims": [[128, 5], [5, 128]],
+      "types": ["float", "float"], "concrete": ["", ""]})");
+  ASSERT_TRUE(addmm && linear && mm);
+  EXPECT_DOUBLE_EQ(addmm->flops, 163840);
+  EXPECT_DOUBLE_EQ(linear->flops, 163840);
+  EXPECT_DOUBLE_EQ(mm->flops, 163840);
+  EXPECT_DOUBLE_EQ(addmm->bytes, linear->bytes);  // same tensors either way
+}
+
+TEST(OpWorkMatmul, TorchCompileMmWithOutTensorCountsOutputOnce) {
+  // tracelens/rocm_torch_compile_triton.json.gz: aten::mm [[32768, 2048], [2048, 8192],
+  // [32768, 8192]] ["c10::BFloat16" x3] concrete ["", "", ""]; the third is the out= tensor.
+  auto w = Estimate("aten::mm", R"({"dims": [[32768, 2048], [2048, 8192], [32768, 8192]],
+      "types": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"], "concrete": ["", "", ""]})");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_DOUBLE_EQ(w->flops, 1099511627776.0);  // 2 * 2^15 * 2^13 * 2^11 = 2^40
+  EXPECT_DOUBLE_EQ(w->bytes, 704643072);        // (2^26 + 2^24 + 2^28) elements * 2 bytes
+  EXPECT_EQ(w->precision, Precision::kBf16);
+}
+
+TEST(OpWorkMatmul, MatmulBroadcastingAndVectors) {
+  auto dot = Estimate("aten::matmul", R"({"dims": [[7], [7]]})");
+  ASSERT_TRUE(dot);
+  EXPECT_DOUBLE_EQ(dot->flops, 14);
+  auto mv = Estimate("aten::matmul", R"({"dims": [[5, 7], [7]], "types": ["float", "float"]})");
+  ASSERT_TRUE(mv);
+  EXPECT_DOUBLE_EQ(mv->flops, 70);
+  EXPECT_DOUBLE_EQ(mv->bytes, (35 + 7 + 5) * 4.0);  // output [5]
+  auto vm = Estimate("aten::matmul", R"({"dims": [[7], [2, 7, 3]], "types": ["float", "float"]})");
+  ASSERT_TRUE(vm);
+  EXPECT_DOUBLE_EQ(vm->flops, 2.0 * 2 * 3 * 7);
+  EXPECT_DOUBLE_EQ(vm->bytes, (7 + 42 + 6) * 4.0);  // output [2, 3]
+  // [2, 1, 5, 4] x [3, 4, 7]: batch broadcasts to [2, 3].
+  auto bc = Estimate("aten::matmul", R"({"dims": [[2, 1, 5, 4], [3, 4, 7]]})");
+  ASSERT_TRUE(bc);
+  EXPECT_DOUBLE_EQ(bc->flops, 2.0 * 6 * 5 * 7 * 4);
+  EXPECT_FALSE(Estimate("aten::matmul", R"({"dims": [[2, 5, 4], [3, 4, 7]]})"));
+  EXPECT_FALSE(Estimate("aten::matmul", R"({"dims": [[5, 4], [5, 7]]})"));
+}
+
+TEST(OpWorkMatmul, InconsistentShapesGiveNothing) {
+  EXPECT_FALSE(Estimate("aten::mm", R"({"dims": [[1024, 512], [511, 9375]]})"));
+  EXPECT_FALSE(Estimate("aten::mm", R"({"dims": [[1024, 512, 1], [512, 9375]]})"));
+  EXPECT_FALSE(Estimate("aten::mm", R"({"dims": [[1024, 512]]})"));
+  EXPECT_FALSE(Estimate("aten::bmm", R"({"dims": [[8, 4, 5], [9, 5, 6]]})"));
+  // addmm bias [3] cannot broadcast to [4, 6].
+  EXPECT_FALSE(Estimate("aten::addmm", R"({"dims": [[3], [4, 5], [5, 6], [], []]})"));
+  EXPECT_FALSE(Estimate("aten::linear", R"({"dims": [[4, 5], [6, 4], [6]]})"));
+  // A "Scalar" where a tensor must be.
+  EXPECT_FALSE(Estimate("aten::mm", R"({"dims": [[4, 5], [5, 6]],
+                                            "types": ["float", "Scalar"]})"));
+}
+
+TEST(OpWorkAttention, FlashSdpaFromTorchCompileTrace) {
+  // aten::_scaled_dot_product_flash_attention [[8, 16, 4096, 128] x3, [], [], [], []]
+  // ["c10::BFloat16" x3, "Scalar" x4] concrete ["", "", "", "0.", "False", "False", "0.0883..."]
+  auto w = Estimate("aten::_scaled_dot_product_flash_attention",
+                    R"({"dims": [[8, 16, 4096, 128], [8, 16, 4096, 128], [8, 16, 4096, 128],
+                                       [], [], [], []],
+      "types": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar", "Scalar",
+                "Scalar"],
+      "concrete": ["", "", "", "0.", "False", "False", "0.088388347648318433"]})");
+  ASSERT_TRUE(w.has_value());
+  // 2*B*H*Lq*Lk*D + 2*B*H*Lq*Lk*Dv = 4 * 8 * 16 * 4096^2 * 128 = 2^40
+  EXPECT_DOUBLE_EQ(w->flops, 1099511627776.0);
+  EXPECT_DOUBLE_EQ(w->bytes, 536870912);  // q, k, v, out: 4 * 2^26 elements * 2 bytes
+  EXPECT_EQ(w->precision, Precision::kBf16);
+  EXPECT_EQ(w->formula,
+            "2*B*H*Lq*Lk*D + 2*B*H*Lq*Lk*Dv (B=8, H=16, Lq=4096, Lk=4096, D=128, Dv=128)");
+}
+
+TEST(OpWorkAttention, FlashForwardReadsBatchSeqHeadDim) {
+  // The same call one level down: aten::_flash_attention_forward [[8, 4096, 16, 128] x3, [] x12]
+  // types ["c10::BFloat16" x3, "", "", "Scalar" x6, "", "", "", ""]: [B, L, H, D], so the same
+  // 2^40 (read as [B, H, L, D] it would be 4*8*4096*16*16*128 = 2^36).
+  auto w = Estimate("aten::_flash_attention_forward",
+                    R"({"dims": [[8, 4096, 16, 128], [8, 4096, 16, 128], [8, 4096, 16, 128],
+                                       [], [], [], [], [], [], [], [], [], [], [], []],
+      "types": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "", "", "Scalar", "Scalar",
+                "Scalar", "Scalar", "Scalar", "Scalar", "", "", "", ""],
+      "concrete": ["", "", "", "", "", "4096", "4096", "0.", "False", "False",
+                   "0.088388347648318433", "", "", "", ""]})");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_DOUBLE_EQ(w->flops, 1099511627776.0);
+  EXPECT_DOUBLE_EQ(w->bytes, 536870912);
+  EXPECT_EQ(w->formula,
+            "2*B*H*Lq*Lk*D + 2*B*H*Lq*Lk*Dv (B=8, H=16, Lq=4096, Lk=4096, D=128, Dv=128)");
+}
+
+TEST(OpWorkAttention, GroupedQueryAndRejections) {
+  // 32 query heads sharing 8 K/V heads: counted per query head.
+  auto gqa = Estimate("aten::scaled_dot_product_attention",
+                      R"({"dims": [[2, 32, 128, 64], [2, 8, 128, 64], [2, 8, 128, 64]]})");
+  ASSERT_TRUE(gqa);
+  EXPECT_DOUBLE_EQ(gqa->flops, 268435456);  // 2*2*32*128*128*64 * 2
+  EXPECT_EQ(gqa->bytes, 0);                 // no types: bytes unknown, and the formula says so
+  EXPECT_NE(gqa->formula.find("bytes unknown"), std::string::npos);
+  EXPECT_EQ(gqa->precision, Precision::kUnknown);
+  // 32 query heads cannot share 12 K/V heads.
+  EXPECT_FALSE(Estimate("aten::scaled_dot_product_attention",
+                        R"({"dims": [[2, 32, 128, 64], [2, 12, 128, 64], [2, 12, 128, 64]]})"));
+  // Head dim of q and k differ.
+  EXPECT_FALSE(Estimate("aten::_scaled_dot_product_efficient_attention",
+                        R"({"dims": [[2, 8, 128, 64], [2, 8, 128, 32], [2, 8, 128, 64]]})"));
+  // Variable-length flash attention ([total, H, D] plus cum_seq_q) needs offsets we do not have.
+  EXPECT_FALSE(Estimate("aten::_flash_attention_forward",
+                        R"({"dims": [[1000, 16, 128], [1000, 16, 128], [1000, 16, 128],
+                                           [9], [9]],
+      "types": ["c10::Half", "c10::Half", "c10::Half", "int", "int"]})"));
+}
+
+// ResNet-50's first convolution: x [32, 3, 224, 224], w [64, 3, 7, 7], stride 2, padding 3 ->
+// out [32, 64, 112, 112]; 112*112*64*3*49 = 118,013,952 MACs per image, the published figure.
+constexpr double kResnetConv1Flops = 2.0 * 32 * 118013952;               // 7,552,892,928
+constexpr double kResnetConv1Bytes = (4816896.0 + 9408 + 25690112) * 4;  // x, w, out (float)
+
+TEST(OpWorkConv, ConvolutionWithConcreteInputs) {
+  // convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
+  auto w = Estimate("aten::convolution",
+                    R"({"dims": [[32, 3, 224, 224], [64, 3, 7, 7], [], [], [], [], [], [], []],
+      "types": ["float", "float", "", "GenericList", "GenericList", "GenericList", "Scalar",
+                "GenericList", "Scalar"],
+      "concrete": ["", "", "", "[2, 2]", "[3, 3]", "[1, 1]", "False", "[0, 0]", "1"]})");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_DOUBLE_EQ(w->flops, kResnetConv1Flops);
+  EXPECT_DOUBLE_EQ(w->bytes, kResnetConv1Bytes);
+  EXPECT_EQ(w->formula,
+            "2*N*Cout*prod(out)*(Cin/groups)*prod(kernel) (N=32, Cout=64, out=[112, 112], "
+            "Cin/groups=3, kernel=[7, 7])");
+  // Without "Concrete Inputs" the output size is unknown: nothing.
+  EXPECT_FALSE(
+      Estimate("aten::convolution",
+               R"({"dims": [[32, 3, 224, 224], [64, 3, 7, 7], [], [], [], [], [], [], []]})"));
+}
+
+TEST(OpWorkConv, CudnnAndMiopenArgumentOrders) {
+  // cudnn_convolution(self, weight, padding, stride, dilation, groups, benchmark, deterministic,
+  // allow_tf32): padding comes before stride. Swapped, the output would be 74x74, not 112x112.
+  auto cudnn = Estimate("aten::cudnn_convolution",
+                        R"({"dims": [[32, 3, 224, 224], [64, 3, 7, 7], [], [], [], [], [], [], []],
+      "types": ["float", "float", "GenericList", "GenericList", "GenericList", "Scalar", "Scalar",
+                "Scalar", "Scalar"],
+      "concrete": ["", "", "[3, 3]", "[2, 2]", "[1, 1]", "1", "False", "False", "True"]})");
+  ASSERT_TRUE(cudnn);
+  EXPECT_DOUBLE_EQ(cudnn->flops, kResnetConv1Flops);
+  // miopen_convolution(self, weight, bias?, padding, stride, dilation, groups, benchmark,
+  // deterministic), here with a bias [64] that is read too.
+  auto miopen =
+      Estimate("aten::miopen_convolution",
+               R"({"dims": [[32, 3, 224, 224], [64, 3, 7, 7], [64], [], [], [], [], [], []],
+      "types": ["float", "float", "float", "GenericList", "GenericList", "GenericList", "Scalar",
+                "Scalar", "Scalar"],
+      "concrete": ["", "", "", "[3, 3]", "[2, 2]", "[1, 1]", "1", "False", "False"]})");
+  ASSERT_TRUE(miopen);
+  EXPECT_DOUBLE_EQ(miopen->flops, kResnetConv1Flops);
+  EXPECT_DOUBLE_EQ(miopen->bytes, kResnetConv1Bytes + 64 * 4);
+}
+
+TEST(OpWorkConv, DepthwiseSameAndTransposed) {
+  // Depthwise conv2d(input, weight, bias, stride, padding, dilation, groups): w [32, 1, 3, 3],
+  // 32 groups, padding 1 keeps 56x56: 2*8*32*56*56*1*9.
+  auto dw = Estimate("aten::conv2d",
+                     R"({"dims": [[8, 32, 56, 56], [32, 1, 3, 3], [], [], [], [], []],
+      "types": ["c10::Half", "c10::Half", "", "GenericList", "GenericList", "GenericList", "Scalar"],
+      "concrete": ["", "", "", "[1, 1]", "[1, 1]", "[1, 1]", "32"]})");
+  ASSERT_TRUE(dw);
+  EXPECT_DOUBLE_EQ(dw->flops, 14450688);
+  EXPECT_EQ(dw->precision, Precision::kFp16);
+  // padding="same" gives the same output; with groups 1 the weight would not fit 32 channels.
+  auto same = Estimate("aten::conv2d",
+                       R"({"dims": [[8, 32, 56, 56], [32, 1, 3, 3], [], [], [], [], []],
+      "concrete": ["", "", "", "1", "same", "1", "32"]})");
+  ASSERT_TRUE(same);
+  EXPECT_DOUBLE_EQ(same->flops, 14450688);
+  EXPECT_FALSE(Estimate("aten::conv2d",
+                        R"({"dims": [[8, 32, 56, 56], [32, 1, 3, 3], [], [], [], [], []],
+      "concrete": ["", "", "", "1", "1", "1", "1"]})"));
+  // Transposed: x [1, 16, 8, 8], w [16, 8, 4, 4], stride 2, padding 1 -> out [1, 8, 16, 16];
+  // torch counts input points: 2 * 1 * 64 * 16 * 8 * 16.
+  auto tr = Estimate("aten::convolution",
+                     R"({"dims": [[1, 16, 8, 8], [16, 8, 4, 4], [], [], [], [], [], [], []],
+      "types": ["float", "float", "", "", "", "", "", "", ""],
+      "concrete": ["", "", "", "[2, 2]", "[1, 1]", "[1, 1]", "True", "[0, 0]", "1"]})");
+  ASSERT_TRUE(tr);
+  EXPECT_DOUBLE_EQ(tr->flops, 262144);
+  EXPECT_DOUBLE_EQ(tr->bytes, (1024 + 2048 + 2048) * 4.0);  // x, w, out [1, 8, 16, 16]
+  // A kernel larger than the padded input has no output.
+  EXPECT_FALSE(Estimate("aten::conv1d", R"({"dims": [[1, 4, 3], [4, 4, 5], [], [], [], [], []],
+      "concrete": ["", "", "", "1", "0", "1", "1"]})"));
+}
+
+TEST(OpWorkTypes, PrecisionAndElementSizes) {
+  auto mm = [](const char* type) {
+    std::string t = type;
+    return Estimate("aten::mm",
+                    R"({"dims": [[2, 3], [3, 4]], "types": [")" + t + R"(", ")" + t + R"("]})");
+  };
+  // 2x3 + 3x4 + 2x4 = 26 elements.
+  EXPECT_EQ(mm("double")->precision, Precision::kFp64);
+  EXPECT_DOUBLE_EQ(mm("double")->bytes, 26 * 8);
+  EXPECT_EQ(mm("c10::Half")->precision, Precision::kFp16);
+  EXPECT_DOUBLE_EQ(mm("c10::Half")->bytes, 26 * 2);
+  EXPECT_EQ(mm("c10::Float8_e4m3fn")->precision, Precision::kFp8);
+  EXPECT_EQ(mm("c10::Float8_e5m2fnuz")->precision, Precision::kFp8);
+  EXPECT_DOUBLE_EQ(mm("c10::Float8_e5m2")->bytes, 26);
+  EXPECT_EQ(mm("signed char")->precision, Precision::kInt8);
+  // A type not in the table: FLOPs still known, bytes and precision not.
+  auto odd = mm("c10::Float4_e2m1fn_x2");
+  ASSERT_TRUE(odd);
+  EXPECT_DOUBLE_EQ(odd->flops, 48);
+  EXPECT_EQ(odd->bytes, 0);
+  EXPECT_EQ(odd->precision, Precision::kUnknown);
+  EXPECT_EQ(odd->formula,
+            "2*M*N*K (M=2, N=4, K=3); bytes unknown (element type \"c10::Float4_e2m1fn_x2\")");
+  EXPECT_STREQ(PrecisionName(Precision::kTf32), "tf32");
+  EXPECT_STREQ(PrecisionName(Precision::kBf16), "bf16");
+  EXPECT_STREQ(PrecisionName(Precision::kInt8), "int8");
+  EXPECT_STREQ(PrecisionName(Precision::kUnknown), "unknown");
+}
+
+TEST(OpWorkNames, KnownAndUnknownOps) {
+  EXPECT_TRUE(IsFlopCountedOp("aten::mm"));
+  EXPECT_TRUE(IsFlopCountedOp("aten::_flash_attention_forward"));
+  EXPECT_TRUE(IsFlopCountedOp("aten::cudnn_convolution"));
+  EXPECT_FALSE(IsFlopCountedOp("aten::add"));
+  EXPECT_FALSE(IsFlopCountedOp("AddmmBackward0"));
+  // hta/cpu_only_rank34.pt.trace.json.gz records only aten::empty with shapes.
+  EXPECT_FALSE(IsFlopCountedOp("aten::empty"));
+  EXPECT_FALSE(Estimate("aten::empty", R"({"dims": [[], [], [], [], [], []],
+      "types": ["", "", "", "", "Scalar", ""], "concrete": ["", "", "", "", "False", ""]})"));
+}
+
+TEST(OpWorkMalformed, NeverThrowsAndGivesNothing) {
+  const char* bad[] = {
+      "",
+      R"({"dims": [[1024, 512], [512, 9375]])",     // truncated
+      R"([[1024, 512], [512, 9375]])",              // not an object
+      R"({"types": ["float", "float"]})",           // no dims
+      R"({"dims": "[[1024, 512], [512, 9375]]"})",  // dims as a string
+      R"({"dims": [["1024", 512], [512, 9375]]})",  // a dim as a string
+      R"({"dims": [[-1024, 512], [512, 9375]]})",   // negative dim
+      R"({"dims": [[1024.5, 512], [512, 9375]]})",  // fractional dim
+      R"({"dims": [[1024, 512], [512, 9375]], "types": "float"})",
+      R"({"dims": [[1024, 512], [512, 9375]], "types": ["float"]})",  // length mismatch
+      R"({"dims": [[1024, 512], [512, 9375]], "types": [1, 2]})",
+      R"({"dims": [[1024, 512], [512, 9375]], "concrete": [null, ""]})",
+      R"({"dims": [[99999999999999999999, 512], [512, 9375]]})",  // beyond uint64
+      R"({"dims": [[18446744073709551615, 512], [512, 9375]]})",  // beyond int64
+  };
+  for (const char* text : bad) {
+    EXPECT_FALSE(Estimate("aten::mm", text)) << text;
+  }
+  // Each dimension is valid, but the product of 30 batch dimensions of 2^62 overflows a double.
+  std::string batch;
+  for (int i = 0; i < 30; ++i) batch += "4611686018427387904, ";
+  std::string huge = R"({"dims": [[)" + batch + R"(2, 3], [3, 4]]})";
+  EXPECT_FALSE(Estimate("aten::matmul", huge));
+  // Large but finite is fine: 2^62 x 2^62 x 2^62 = 2^187 FLOPs.
+  auto big = Estimate("aten::mm", R"({"dims": [[4611686018427387904, 4611686018427387904],
+                                          [4611686018427387904, 4611686018427387904]]})");
+  ASSERT_TRUE(big);
+  EXPECT_DOUBLE_EQ(big->flops, std::ldexp(1.0, 187));
+}
+
+}  // namespace
+}  // namespace tensormorph

@@ -1,0 +1,17 @@
+// The FLOP counter over a whole trace: an estimate per framework-op slice.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "tensormorph/link/op_work.h"
+#include "tensormorph/model/trace.h"
+
+namespace tensormorph {
+
+// Parallel to Trace::slices: the estimate of each op call whose recorded shapes the FLOP counter
+// knows, nullopt for every other slice. Estimates are computed once per distinct name and shapes
+// (shapes repeat every step).
+std::vector<std::optional<OpWork>> EstimateSliceWork(const Trace& trace);
+
+}  // namespace tensormorph
