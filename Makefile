@@ -82,7 +82,7 @@ python: configure
 # The hostile-input suite alone (part of `make test`): the tests under ASan + UBSan, every fuzz
 # harness on a fixed seed for TM_FUZZ_RUNS inputs (default 4000) each, ThreadSanitizer on the
 # parallel importer.
-sanitize: setup check-data
+sanitize: check-data build
 	@JOBS=$(JOBS) TM_SHARED_DATA=$(SHARED_DATA) scripts/sanitize.sh
 
 # Exploratory fuzzing of an existing sanitizer build (random seed, corpus kept):

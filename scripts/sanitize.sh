@@ -26,8 +26,13 @@ configure() {  # build dir, sanitizer flags, extra cmake args...
     -DCMAKE_EXE_LINKER_FLAGS="$flags" "$@" >/dev/null
 }
 
+# Built: the library, the binary, the unit tests, the end-to-end tests that call the library
+# and the fuzz harnesses. The end-to-end tests that only run the binary (label cli) are the
+# release build's, run below against this build's binary: their own code needs no sanitizer.
+[ -x build/tests/tm_e2e ] || { echo "sanitize: build/tests/tm_e2e missing: make build first" >&2; exit 1; }
 configure build-sanitize "-fsanitize=address,undefined -fno-sanitize-recover=all" -DTM_FUZZ=ON \
-  -DTM_BENCH=OFF -DTM_PYTHON=OFF -DTM_SHARED_DATA="${TM_SHARED_DATA:-$PWD/../shared/data}"
+  -DTM_BENCH=OFF -DTM_PYTHON=OFF -DTM_CLI_TESTS=OFF \
+  -DTM_SHARED_DATA="${TM_SHARED_DATA:-$PWD/../shared/data}"
 timed "ASan + UBSan build" cmake --build build-sanitize -j "$JOBS"
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -39,6 +44,9 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 asan_release_only='^(ComparePairs\.RowsAndCategoriesAddUpToKernelTime|Predict\.BeatsBothBaselinesOnEveryHeldOutModel|Calibrate\.FloorsAreThe5thPercentileOfTheRawKernelDurations|demo_without_shared)$'
 timed "ASan + UBSan tests" bash -c "cd build-sanitize && ctest --output-on-failure -j $JOBS \
   --timeout 1200 -LE 'browser|headers' -E '$asan_release_only'"
+timed "ASan + UBSan end-to-end tests (release test code, sanitized binary)" \
+  env TM_BINARY="$PWD/build-sanitize/tensormorph" bash -c "cd build && ctest \
+  --output-on-failure -j $JOBS --timeout 1200 -L cli -E '$asan_release_only'"
 
 timed "fuzzing (seed 1, ${TM_FUZZ_RUNS:-4000} inputs per harness)" scripts/fuzz.sh build-sanitize
 

@@ -372,7 +372,8 @@ fs::path ScratchRoot() {
   for (const char* entry : {"examples", "tests", "docs", "README.md"}) {
     fs::create_symlink(kSource / entry, root / entry);
   }
-  fs::create_symlink(fs::absolute(TM_BINARY), root / "build" / "tensormorph");
+  fs::create_symlink(fs::absolute(tensormorph::testing::BinaryUnderTest()),
+                     root / "build" / "tensormorph");
   return root;
 }
 

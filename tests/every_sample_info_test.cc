@@ -68,7 +68,12 @@ const std::map<std::string, Expected>& Table() {
         {"other/rocprof_v1/mi250x_hpctraining/results.csv", {"rocprof", "rocm", 1, ""}},
         {"other/rocprof_v1/mi250x_hpctraining/results.db",
          {"", "", 0, "not an Nsight Systems export"}},
-        {"other/rocprof_v1/mi250x_hpctraining/results.stats.csv", {"", "", 0, "statistics file"}},
+        // rocprof v1's --stats summary names the results.csv written beside it.
+        {"other/rocprof_v1/mi250x_hpctraining/results.stats.csv",
+         {"", "", 0,
+          "a rocprof v1 statistics file (--stats: totals per name, no dispatches or times); "
+          "read " TM_SHARED_DATA
+          "/other/rocprof_v1/mi250x_hpctraining/results.csv beside it instead"}},
         {"other/rocprof_v1/mi250x_hpctraining/results.sysinfo.txt", {"", "", 0, kNotATrace}},
         {"other/rocprof_v1/r9700_rdna4_llamacpp/results.json", {"rocprof", "rocm", 1, ""}},
         // TPU v6e: only the host plane is read today, with a warning per TPU plane (issue 40).

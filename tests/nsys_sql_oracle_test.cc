@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "support/run_tensormorph.h"
 #include "support/sql_oracle.h"
 
 namespace {
@@ -111,7 +112,7 @@ struct RunResult {
 RunResult Run(const std::vector<std::string>& args) {
   const fs::path err_file =
       fs::temp_directory_path() / ("tm_nsys_oracle_" + std::to_string(::getpid()) + ".err");
-  std::string cmd = ShellQuote(TM_BINARY);
+  std::string cmd = ShellQuote(tensormorph::testing::BinaryUnderTest());
   for (const std::string& a : args) cmd += " " + ShellQuote(a);
   cmd += " 2>" + ShellQuote(err_file.string());
   RunResult r;

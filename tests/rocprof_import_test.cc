@@ -95,6 +95,27 @@ class TempDir {
   fs::path path_;
 };
 
+// A `kernels --format json` document of one rocprof input holds exactly the expected kernels:
+// per name its count and total, and the sums over them.
+void ExpectKernelsDocument(const json& doc, const std::map<std::string, Totals>& expected) {
+  EXPECT_EQ(doc["inputs"][0]["format"], "rocprof");
+  int64_t count = 0, total = 0;
+  for (const auto& [name, t] : expected) {
+    count += t.count;
+    total += t.total_ns;
+  }
+  EXPECT_EQ(doc["kernel_count"], count);
+  EXPECT_EQ(doc["total_ns"], total);
+  ASSERT_EQ(doc["rows"].size(), expected.size());
+  for (const json& row : doc["rows"]) {
+    EXPECT_EQ(row["backend"], "rocm");
+    auto it = expected.find(row["name"].get<std::string>());
+    ASSERT_NE(it, expected.end()) << row["name"];
+    EXPECT_EQ(row["count"], it->second.count) << row["name"];
+    EXPECT_EQ(row["total_ns"], it->second.total_ns) << row["name"];
+  }
+}
+
 TEST(RocprofImportE2E, KernelTotalsEqualTheFiles) {
   for (const std::string file :
        {"rocprofv3/kernel_trace.csv", "rocprofv3/kernel_trace_truncated.csv",
@@ -108,22 +129,7 @@ TEST(RocprofImportE2E, KernelTotalsEqualTheFiles) {
     ASSERT_EQ(r.exit_code, 0) << r.Describe();
     const json doc = Json(r);
     ASSERT_FALSE(doc.is_discarded()) << r.Describe();
-    EXPECT_EQ(doc["inputs"][0]["format"], "rocprof");
-    int64_t count = 0, total = 0;
-    for (const auto& [name, t] : expected) {
-      count += t.count;
-      total += t.total_ns;
-    }
-    EXPECT_EQ(doc["kernel_count"], count);
-    EXPECT_EQ(doc["total_ns"], total);
-    ASSERT_EQ(doc["rows"].size(), expected.size());
-    for (const json& row : doc["rows"]) {
-      EXPECT_EQ(row["backend"], "rocm");
-      auto it = expected.find(row["name"].get<std::string>());
-      ASSERT_NE(it, expected.end()) << row["name"];
-      EXPECT_EQ(row["count"], it->second.count) << row["name"];
-      EXPECT_EQ(row["total_ns"], it->second.total_ns) << row["name"];
-    }
+    ExpectKernelsDocument(doc, expected);
   }
 }
 
@@ -286,23 +292,8 @@ TEST(RocprofImportE2E, V1ChromeTraceKernelsFromTheDispatchNanoseconds) {
     RunResult r = RunTensormorph({"kernels", "--format", "json", "--quiet", file});
     ASSERT_EQ(r.exit_code, 0) << r.Describe();
     const json doc = Json(r);
-    EXPECT_EQ(doc["inputs"][0]["format"], "rocprof");
-    int64_t count = 0, total = 0;
-    for (const auto& [name, t] : expected) {
-      count += t.count;
-      total += t.total_ns;
-    }
-    EXPECT_EQ(doc["kernel_count"], count);
-    EXPECT_EQ(doc["total_ns"], total);
+    ExpectKernelsDocument(doc, expected);
     EXPECT_NE(doc["total_ns"], truncated_total_us * 1000) << "times taken from the truncated dur";
-    ASSERT_EQ(doc["rows"].size(), expected.size());
-    for (const json& row : doc["rows"]) {
-      EXPECT_EQ(row["backend"], "rocm");
-      auto it = expected.find(row["name"].get<std::string>());
-      ASSERT_NE(it, expected.end()) << row["name"];
-      EXPECT_EQ(row["count"], it->second.count) << row["name"];
-      EXPECT_EQ(row["total_ns"], it->second.total_ns) << row["name"];
-    }
     // The device from otherData's rocminfo: gpu-id 2 is the agent on node 2 (Agent3), the second
     // of the four GPU agents (nodes 1-4; node 0 is the CPU).
     RunResult info = RunTensormorph({"info", "--format", "json", "--quiet", file});

@@ -162,5 +162,34 @@ TEST(RooflineFromOpShapes, OpsAndRooflineAgreeOnTheBound) {
   EXPECT_EQ((*bmm)["bound_source"], "launch_duration");
 }
 
+// The table's latency footnote says why each shown latency row is latency-bound, from the row's
+// own bound_source: an op estimated from shapes was never measured by Nsight Compute. The H100
+// Qwen trace has an op-shape row called latency for its launch duration; the Nsight Compute
+// export one for its measured Speed Of Light.
+TEST(RooflineFromOpShapes, LatencyFootnoteFollowsTheRowsBoundSource) {
+  const std::string qwen =
+      TM_SHARED_DATA "/kineto/tracelens_pairs/h100_qwen1.5-0.5b_inference.json.gz";
+  const std::string ncu = TM_SHARED_DATA "/nvidia/ncu_csv/llmperfopt_k0001_ncu.details.csv";
+  for (const std::string& file : {qwen, ncu}) {
+    SCOPED_TRACE(file);
+    const auto json_run = RunTensormorph({"roofline", file, "--format", "json", "--quiet"});
+    ASSERT_EQ(json_run.exit_code, 0) << json_run.Describe();
+    std::vector<std::string> sources;
+    const Json doc = Json::parse(json_run.out);
+    for (const Json& row : doc["rows"]) {
+      if (row["bound"] == "latency") sources.push_back(row["bound_source"]);
+    }
+    ASSERT_FALSE(sources.empty()) << "the sample has no latency row any more";
+    const auto text = RunTensormorph({"roofline", file, "--quiet"});
+    ASSERT_EQ(text.exit_code, 0) << text.Describe();
+    const bool measured = std::count(sources.begin(), sources.end(), "speed_of_light") > 0;
+    EXPECT_EQ(text.out.find("Nsight Compute measured") != std::string::npos, measured) << text.out;
+    const bool short_launches = std::count(sources.begin(), sources.end(), "launch_duration") > 0;
+    EXPECT_EQ(text.out.find("latency: launches average under 5 us") != std::string::npos,
+              short_launches)
+        << text.out;
+  }
+}
+
 }  // namespace
 }  // namespace tensormorph

@@ -42,6 +42,18 @@ def test_saved_baseline_is_the_commands_and_diffs_the_same(tmp_path):
     assert frame.attrs["base"]["type"] == run.document["base"]["type"]
 
 
+def test_report_of_a_trace_without_device_work(tmp_path):
+    """A trace with no kernels (here: none at all) still gives the command's page, not an
+    internal error."""
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"traceEvents": []}')
+    ours, theirs = tmp_path / "ours.html", tmp_path / "theirs.html"
+    assert tm.report(str(empty), str(ours)) == str(ours)
+    assert cli("report", "--quiet", "-o", theirs, empty).exit_code == 0
+    assert ours.read_bytes() == theirs.read_bytes()
+    assert b"<html" in ours.read_bytes()
+
+
 def test_report_is_the_commands_page(tmp_path):
     ours, theirs = tmp_path / "ours.html", tmp_path / "theirs.html"
     assert tm.report(NCCL, str(ours)) == str(ours)

@@ -72,11 +72,27 @@ void RenderTable(std::ostream& out, const RooflineResult& result) {
     out << "FLOPs and bytes of op rows are estimated from recorded op shapes; bytes are a lower "
            "bound (each operand read once), so FLOP/B is an upper bound\n";
   }
-  if (std::any_of(result.rows.begin(), result.rows.end(),
-                  [](const RooflineRow& r) { return r.bound == Bound::kLatency; })) {
+  // One footnote per reason a shown row was called latency-bound (its bound_source): a row
+  // estimated from op shapes was never measured by Nsight Compute.
+  auto latency_because = [&](std::string_view source) {
+    return std::any_of(result.rows.begin(), result.rows.end(), [&](const RooflineRow& r) {
+      return r.bound == Bound::kLatency && r.bound_source == source;
+    });
+  };
+  if (latency_because("speed_of_light")) {
     out << fmt::format(
         "latency: Nsight Compute measured both SM and memory throughput below {:g} % of peak\n",
         kLatencyThroughputPercent);
+  }
+  if (latency_because("launch_duration")) {
+    out << fmt::format(
+        "latency: launches average under {} us, too short to reach either roof (launch ramp-up "
+        "and tail dominate)\n",
+        kLatencyFloorNs / 1000);
+  }
+  if (latency_because("below_both_roofs")) {
+    out << fmt::format("latency: achieved FLOP/s and B/s both below {:g} % of the device's peaks\n",
+                       kLatencyRoofPercent);
   }
   if (std::any_of(result.rows.begin(), result.rows.end(),
                   [](const RooflineRow& r) { return r.percent_of_bandwidth.has_value(); })) {

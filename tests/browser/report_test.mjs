@@ -530,6 +530,25 @@ const ncuFixture = [path.join(root, 'tests/data/ncu_raw_fixture.csv')];
   await dark.context.close();
 }
 
+// 1b. Traces without device work: an empty trace and a TPU profile (its TPU planes not read yet).
+// The page loads without errors and says there is nothing to draw, as `kernels` counts nothing.
+{
+  const empty = path.join(out, 'empty-trace.json');
+  fs.writeFileSync(empty, '{"traceEvents": []}');
+  const tpu = path.join(shared, 'kineto/jax_xplane/xprof_tpu_v6e_4chip_inference_2.xplane.pb');
+  for (const [label, input] of [['empty', empty], ['tpu', tpu]]) {
+    check(runJson('kernels', '--format', 'json', input).kernel_count === 0, `${label}: kernels counts no kernel`);
+    const ctx = await open(report(`no-device-work-${label}`, [input]));
+    const shown = await ctx.page.evaluate(() => ({ info: document.querySelector('#timeline .tl-info').textContent,
+      wrap: document.querySelector('#timeline .tl-wrap').hidden, lanes: window.__tm.timeline.lanes,
+      kernels: document.querySelectorAll('#kernels tbody tr').length }));
+    check(shown.info.startsWith('No device work') && shown.wrap && shown.lanes === 0 && shown.kernels === 0,
+      `${label}: the page says there is no device work (${JSON.stringify(shown)})`);
+    checkClean(ctx, `no device work (${label})`);
+    await ctx.context.close();
+  }
+}
+
 // 2. AlexNet on an A100, with the demo trace as the baseline (the diff view).
 {
   const file = report('alexnet', alexnet, ['--baseline', demo[0]]);

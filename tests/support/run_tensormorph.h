@@ -14,6 +14,14 @@
 
 namespace tensormorph::testing {
 
+// The binary under test: $TM_BINARY when set, else the one this build made. scripts/sanitize.sh
+// runs the release build's end-to-end tests against the ASan + UBSan binary this way, so that the
+// tests' own code is not compiled a second time with the sanitizers.
+inline std::string BinaryUnderTest() {
+  const char* given = std::getenv("TM_BINARY");
+  return given != nullptr && *given != '\0' ? std::string(given) : std::string(TM_BINARY);
+}
+
 struct RunResult {
   std::string command;
   int exit_code = -1;
@@ -55,7 +63,7 @@ inline RunResult RunTensormorph(const std::vector<std::string>& args, int timeou
   const int fd = mkstemp(err_path);
   if (fd >= 0) close(fd);
   std::string command =
-      "timeout -k 5 " + std::to_string(timeout_seconds) + " " + ShellQuote(TM_BINARY);
+      "timeout -k 5 " + std::to_string(timeout_seconds) + " " + ShellQuote(BinaryUnderTest());
   for (const std::string& word : args) command.append(" ").append(ShellQuote(word));
   r.command = command;
   command.append(" 2>").append(ShellQuote(err_path)).append(" </dev/null");

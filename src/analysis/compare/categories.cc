@@ -56,6 +56,37 @@ std::string_view BaseName(std::string_view lower, std::string_view* space) {
   return TrimUnderscores(base);
 }
 
+bool IsUpper(char c) {
+  return c >= 'A' && c <= 'Z';
+}
+
+// Autograd's names for backward work: "autograd::engine::evaluate_function: AddmmBackward0", the
+// node "AddmmBackward0" itself, and 2021's "CudnnConvolutionBackward": CamelCase with "Backward"
+// and a version. The forward op's name in ATen's spelling ("addmm", "native_layer_norm",
+// "masked_fill"), or "" for any other name.
+std::string ForwardOpOfAutogradNode(std::string_view name) {
+  constexpr std::string_view kEvaluate = "autograd::engine::evaluate_function: ";
+  if (name.starts_with(kEvaluate)) name.remove_prefix(kEvaluate.size());
+  while (!name.empty() && name.back() >= '0' && name.back() <= '9') name.remove_suffix(1);
+  constexpr std::string_view kBackward = "Backward";
+  if (name.size() <= kBackward.size() || !name.ends_with(kBackward) || !IsUpper(name.front()) ||
+      name.find("::") != std::string_view::npos) {
+    return {};
+  }
+  name.remove_suffix(kBackward.size());
+  std::string snake;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (IsUpper(c)) {
+      if (i > 0 && !IsUpper(name[i - 1])) snake += '_';
+      snake += static_cast<char>(c - 'A' + 'a');
+    } else {
+      snake += c;
+    }
+  }
+  return snake;
+}
+
 bool IsCollectiveName(std::string_view base) {
   return OneOf(base, {"record_param_comms",
                       "allreduce",
@@ -107,6 +138,9 @@ std::optional<WorkCategory> ParseWorkCategory(std::string_view name) {
 }
 
 WorkCategory CategoryOfOp(std::string_view op_name) {
+  if (const std::string forward = ForwardOpOfAutogradNode(op_name); !forward.empty()) {
+    return CategoryOfOp(forward);
+  }
   const std::string lower = Lower(op_name);
   std::string_view space;
   const std::string_view base = BaseName(lower, &space);

@@ -10,6 +10,38 @@ struct Case {
   WorkCategory category;
 };
 
+// Autograd's backward work as training traces name it (HTA's trace_diff, the param RTX 2080 Ti
+// MLP, the MI300X ResNet-18, the 2021 ResNet-50): the forward op's category.
+TEST(CategoryOfOp, AutogradNodesHaveTheirForwardOpsCategory) {
+  const Case cases[] = {
+      {"autograd::engine::evaluate_function: AddmmBackward0", WorkCategory::kGemm},
+      {"autograd::engine::evaluate_function: ConvolutionBackward0", WorkCategory::kConvolution},
+      {"autograd::engine::evaluate_function: NativeLayerNormBackward0",
+       WorkCategory::kNormalization},
+      {"autograd::engine::evaluate_function: NativeBatchNormBackward0",
+       WorkCategory::kNormalization},
+      {"autograd::engine::evaluate_function: SoftmaxBackward0", WorkCategory::kReduction},
+      {"autograd::engine::evaluate_function: GeluBackward0", WorkCategory::kElementwise},
+      {"autograd::engine::evaluate_function: MaskedFillBackward0", WorkCategory::kElementwise},
+      {"autograd::engine::evaluate_function: ScaledDotProductFlashAttentionBackward0",
+       WorkCategory::kAttention},
+      {"MmBackward0", WorkCategory::kGemm},
+      {"BmmBackward0", WorkCategory::kGemm},
+      {"ToCopyBackward0", WorkCategory::kElementwise},
+      {"CudnnConvolutionBackward", WorkCategory::kConvolution},  // 2021: no version
+      {"AddmmBackward", WorkCategory::kGemm},
+      // Not a category, and not a forward op by another name.
+      {"autograd::engine::evaluate_function: NllLossBackward0", WorkCategory::kOther},
+      {"autograd::engine::evaluate_function: torch::autograd::AccumulateGrad",
+       WorkCategory::kOther},
+      {"Backward0", WorkCategory::kOther},
+      {"aten::log2", WorkCategory::kElementwise},  // a digit that is no version
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(CategoryOfOp(c.name), c.category) << c.name;
+  }
+}
+
 // Op names as the shared traces spell them (Kineto aten/c10d ops, ONNX Runtime op types).
 TEST(CategoryOfOp, NamesFromRealTraces) {
   const Case cases[] = {

@@ -10,6 +10,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "analysis/compare/kernel_categories.h"
 #include "analysis/compare/side_ops.h"
 #include "analysis/ranking.h"
 #include "analysis/roofline_ops.h"
@@ -287,6 +288,7 @@ void Comparer::AddSide(size_t side, const SideOps& ops,
   }
 
   CompareSide& totals = side_totals_[side];
+  KernelCategories categories(trace, ops.op_parent);
   std::vector<int64_t> counted_ns(n, 0);
   std::vector<uint8_t> child_call_seen(n, 0);
   for (size_t k = 0; k < trace.kernels.size(); ++k) {
@@ -294,6 +296,9 @@ void Comparer::AddSide(size_t side, const SideOps& ops,
     ++totals.kernels;
     totals.kernel_ns = SaturatingAdd(totals.kernel_ns, kernel.duration_ns);
     const uint32_t inner = ops.InnermostOp(links.kernels[k].op);
+    const auto category = static_cast<size_t>(categories.Of(static_cast<uint32_t>(k), inner));
+    totals.category_ns[category] = SaturatingAdd(totals.category_ns[category], kernel.duration_ns);
+    ++totals.category_kernels[category];
     size_t row = 0;
     if (inner == kNoRow) {
       row = NoOpRow(CategoryOfKernel(trace.str(kernel.name)));
@@ -423,9 +428,6 @@ void Comparer::FinishRows(CompareResult* result) {
         row.faster = s;
       }
       CompareSide& side = side_totals_[s];
-      const auto category = static_cast<size_t>(row.category);
-      side.category_ns[category] = SaturatingAdd(side.category_ns[category], cell->device_ns);
-      side.category_kernels[category] += cell->kernels;
       int64_t& bucket = row.matched ? side.matched_kernel_ns : side.unmatched_kernel_ns;
       bucket = SaturatingAdd(bucket, cell->device_ns);
     }

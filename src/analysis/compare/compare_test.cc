@@ -106,6 +106,31 @@ Trace SideB() {
       .Build();
 }
 
+// A kernel's category (kernel_categories.h): communication by its name; else the innermost op
+// around it with a category other than communication; else its name; else other.
+TEST(CompareTraces, KernelsTakeTheInnermostCategorizedOpElseTheirName) {
+  const Trace t = TraceBuilder(Backend::kCuda)
+                      .Op("record_param_comms", 0, 300)
+                      .Kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 10, 50)
+                      .Kernel("at::native::vectorized_elementwise_kernel<4>", 20, 7)  // a copy
+                      .Op("autograd::engine::evaluate_function: AddmmBackward0", 400, 200)
+                      .Op("aten::mm", 410, 50)
+                      .Kernel("volta_sgemm_128x64_nt", 420, 30)
+                      .Kernel("Kernel_without_a_family", 480, 9)  // under AddmmBackward0 only
+                      .Op("DistributedDataParallel.forward", 700, 200)
+                      .Kernel("ncclKernel_Broadcast_RING_LL_Sum_int8_t", 710, 11)
+                      .Kernel("Kernel_without_a_family", 720, 5)
+                      .Build();
+  const CompareResult result = CompareTraces(Linked({&t, &t}), CompareQuery{});
+  const auto& ns = result.sides[0].category_ns;
+  auto at = [&](WorkCategory c) { return ns[static_cast<size_t>(c)]; };
+  EXPECT_EQ(at(WorkCategory::kCommunication), 50 + 11);
+  EXPECT_EQ(at(WorkCategory::kElementwise), 7);
+  EXPECT_EQ(at(WorkCategory::kGemm), 30 + 9);
+  EXPECT_EQ(at(WorkCategory::kOther), 5);
+  EXPECT_EQ(result.sides[0].kernel_ns, 50 + 7 + 30 + 9 + 11 + 5);
+}
+
 const CompareRow* FindRow(const CompareResult& result, const std::string& name, bool matched) {
   for (const CompareRow& row : result.rows) {
     if (row.name == name && row.matched == matched) return &row;

@@ -36,8 +36,9 @@ StatusOr<std::optional<int64_t>> SessionStartUtc(const sqlite::Database& db, con
 std::string DescribeVersion(const Schema& schema) {
   const std::string version = schema.ExportValue("EXPORT_SCHEMA_VERSION");
   const std::string product = schema.ExportValue("EXPORT_PRODUCT_VERSION");
-  std::string text = version.empty() ? "export schema unknown (no META_DATA_EXPORT)"
-                                     : fmt::format("export schema {}", version);
+  std::string text = version.empty()
+                         ? "export schema unknown (no META_DATA_EXPORT or EXPORT_META_DATA)"
+                         : fmt::format("export schema {}", version);
   if (!product.empty()) text += fmt::format(", Nsight Systems {}", product);
   return text;
 }

@@ -290,7 +290,7 @@ TEST_F(NsysTempDir, SelectsColumnsByNameAndSkipsBadRows) {
     INSERT INTO TARGET_INFO_GPU VALUES (5, 'Some GPU');
   )sql");
   Trace t = Load(path);
-  EXPECT_EQ(t.format_version, "export schema unknown (no META_DATA_EXPORT)");
+  EXPECT_EQ(t.format_version, "export schema unknown (no META_DATA_EXPORT or EXPORT_META_DATA)");
   EXPECT_EQ(t.counts.kernels, 2u);  // as Kineto: kept rows; the skipped ones are counted apart
   ASSERT_EQ(t.kernels.size(), 2u);  // end before start and no end: skipped
   EXPECT_EQ(t.str(t.kernels[0].name), "void k<int>(int)");
@@ -415,6 +415,25 @@ TEST(NsysImporter, ForcedOnJsonSaysItIsNotSqlite) {
   EXPECT_EQ(t.status().code(), StatusCode::kUnreadableInput);
   EXPECT_NE(t.status().message().find("not an SQLite 3 database"), std::string::npos)
       << t.status().message();
+}
+
+// Nsight Systems 2022 exports keep the export's description in EXPORT_META_DATA (later ones in
+// META_DATA_EXPORT): the version is read from either. The values here are made up; the table's
+// name and its name/value columns are the 2022 layout's.
+TEST_F(NsysTempDir, VersionFromThe2022MetadataTable) {
+  const std::string path = MakeDb("meta2022.sqlite", R"sql(
+    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO StringIds VALUES (1, 'k');
+    CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (shortName INTEGER, demangledName INTEGER,
+                                             deviceId INTEGER, start INTEGER, end INTEGER);
+    INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 1, 0, 1000, 1100);
+    CREATE TABLE EXPORT_META_DATA (name TEXT, value TEXT);
+    INSERT INTO EXPORT_META_DATA VALUES ('EXPORT_SCHEMA_VERSION', '2.7.1'),
+                                        ('EXPORT_PRODUCT_VERSION', '2022.4.2');
+  )sql");
+  const Trace t = Load(path);
+  EXPECT_EQ(t.format_version, "export schema 2.7.1, Nsight Systems 2022.4.2");
+  EXPECT_EQ(t.kernels.size(), 1u);
 }
 
 }  // namespace

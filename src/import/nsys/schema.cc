@@ -28,9 +28,9 @@ StatusOr<Schema> Schema::Read(const sqlite::Database& db) {
     it->second.emplace_back(*column);
   }
 
-  if (schema.HasColumn(kExportMetaTable, "name") && schema.HasColumn(kExportMetaTable, "value")) {
-    StatusOr<sqlite::Statement> meta =
-        SelectColumns(db, schema, kExportMetaTable, {"name", "value"}, {});
+  for (std::string_view table : {kExportMetaTable, kLegacyExportMetaTable}) {
+    if (!schema.HasColumn(table, "name") || !schema.HasColumn(table, "value")) continue;
+    StatusOr<sqlite::Statement> meta = SelectColumns(db, schema, table, {"name", "value"}, {});
     if (!meta.ok()) return meta.status();
     const int name = meta->Index("name");
     const int value = meta->Index("value");
@@ -41,6 +41,7 @@ StatusOr<Schema> Schema::Read(const sqlite::Database& db) {
       std::optional<std::string_view> key = meta->Text(name);
       if (key) schema.export_values_.emplace(std::string(*key), meta->Text(value).value_or(""));
     }
+    break;
   }
   return schema;
 }

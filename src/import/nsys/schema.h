@@ -30,6 +30,8 @@ inline constexpr std::string_view kCudaDeviceTable = "TARGET_INFO_CUDA_DEVICE";
 inline constexpr std::string_view kLegacyCudaGpuTable = "TARGET_INFO_CUDA_GPU";
 inline constexpr std::string_view kSessionStartTable = "TARGET_INFO_SESSION_START_TIME";
 inline constexpr std::string_view kExportMetaTable = "META_DATA_EXPORT";
+// The same name/value table as Nsight Systems 2022 exports name it.
+inline constexpr std::string_view kLegacyExportMetaTable = "EXPORT_META_DATA";
 inline constexpr std::string_view kProcessTable = "PROCESSES";
 inline constexpr std::string_view kThreadNameTable = "ThreadNames";
 

@@ -9,6 +9,7 @@
 
 #include "import/common/finish_import.h"
 #include "import/rocprof/common/agents.h"
+#include "import/rocprof/common/json_document.h"
 #include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::rocprof {
@@ -231,13 +232,9 @@ void ReadProcess(const json& proc, Trace* trace) {
 StatusOr<Trace> ImportRocprofJson(const Input& input) {
   const std::string& path = input.path();
   std::string gzip_warning;
-  StatusOr<std::string> text = input.Content(&gzip_warning);
-  if (!text.ok()) return text.status();
-  json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    return UnreadableInput("not valid JSON (a cut-off rocprofv3 results.json?)",
-                           SourcePosition{1, 1});
-  }
+  StatusOr<json> document = ReadJsonDocument(input, "rocprofv3 results.json", &gzip_warning);
+  if (!document.ok()) return document.status();
+  const json& doc = *document;
   const json& processes = Member(doc, "rocprofiler-sdk-tool");
   if (!processes.is_array()) {
     return UnreadableInput("no \"rocprofiler-sdk-tool\" array: not rocprofv3 JSON output",

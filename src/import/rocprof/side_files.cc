@@ -43,6 +43,25 @@ std::string InsteadOf(const std::string& path, std::string_view suffix) {
                          : fmt::format("{} beside it", sibling);
 }
 
+// rocprof v1's --stats files (`results.stats.csv`, `results.hip_stats.csv`,
+// `results.copy_stats.csv`) have five columns; rocprofv3's add MinNs, MaxNs and StdDev.
+bool IsRocprofV1Statistics(std::string_view header) {
+  return header.find("\"MinNs\"") == std::string_view::npos;
+}
+
+// The results.csv a rocprof v1 statistics file was written beside: `<prefix>.csv`, the prefix
+// being the name up to its first dot (results.stats.csv -> results.csv).
+std::string V1ResultsInstead(const std::string& path) {
+  const std::filesystem::path file(path);
+  const std::string name = file.filename().string();
+  const std::filesystem::path sibling =
+      file.parent_path() / (name.substr(0, name.find('.')) + ".csv");
+  std::error_code ec;
+  return std::filesystem::is_regular_file(sibling, ec)
+             ? fmt::format("{} beside it", sibling.string())
+             : std::string("the run's results.csv (rocprof v1 writes it beside this file)");
+}
+
 }  // namespace
 
 SideFile ClassifySideFile(std::string_view head) {
@@ -72,12 +91,21 @@ StatusOr<Trace> ImportSideFile(SideFile kind, const Input& input) {
   const std::string& path = input.path();
   const SourcePosition start{1, 1};
   switch (kind) {
-    case SideFile::kStatistics:
+    case SideFile::kStatistics: {
+      StatusOr<std::string> head = input.Head(4096);
+      if (head.ok() && IsRocprofV1Statistics(FirstLine(*head))) {
+        return UnreadableInput(
+            fmt::format("a rocprof v1 statistics file (--stats: totals per name, no dispatches "
+                        "or times); read {} instead",
+                        V1ResultsInstead(path)),
+            start);
+      }
       return UnreadableInput(
           fmt::format("a rocprofv3 statistics file (totals per name, no dispatches or times); "
                       "read {} instead",
                       InsteadOf(path, StatisticsSuffix(path))),
           start);
+    }
     case SideFile::kSummary:
       return UnreadableInput(
           "a rocprofv3 summary (-S): tables of totals, no dispatches or times; read the run's "

@@ -13,6 +13,7 @@
 #include "import/common/finish_import.h"
 #include "import/rocprof/common/agents.h"
 #include "import/rocprof/common/columns.h"
+#include "import/rocprof/common/json_document.h"
 #include "import/rocprof/common/kernels.h"
 
 namespace tensormorph::rocprof {
@@ -77,7 +78,9 @@ std::vector<AgentInfo> ReadAgents(const json& other) {
     fields[number][key.substr(dot + 1)] = value.get<std::string>();
   }
   std::vector<AgentInfo> agents;
-  for (const auto& [number, f] : fields) {
+  for (const auto& agent : fields) {
+    const std::map<std::string, std::string>& f = agent.second;  // captured below (clang 14:
+                                                                 // no structured bindings)
     auto get = [&](const char* name) {
       auto it = f.find(name);
       return it == f.end() ? std::string() : it->second;
@@ -140,13 +143,9 @@ bool LooksLikeV1ChromeTrace(std::string_view head) {
 StatusOr<Trace> ImportV1ChromeTrace(const Input& input) {
   const std::string& path = input.path();
   std::string gzip_warning;
-  StatusOr<std::string> text = input.Content(&gzip_warning);
-  if (!text.ok()) return text.status();
-  json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    return UnreadableInput("not valid JSON (a cut-off rocprof v1 results.json?)",
-                           SourcePosition{1, 1});
-  }
+  StatusOr<json> document = ReadJsonDocument(input, "rocprof v1 results.json", &gzip_warning);
+  if (!document.ok()) return document.status();
+  const json& doc = *document;
   if (!doc.is_object() || !doc.contains("traceEvents") || !doc["traceEvents"].is_array()) {
     return UnreadableInput("no \"traceEvents\" array: not a rocprof v1 Chrome trace",
                            SourcePosition{1, 1});

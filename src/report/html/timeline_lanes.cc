@@ -158,9 +158,21 @@ Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
   }
   Json out = Json::object();
   if (by_stream.empty()) {
+    // No device work (a trace cut off before its first kernel, a host-only profile): every key
+    // of the document below, empty, so that the page and the model's readers find each one.
     out["t0_ns"] = 0;
     out["span_ns"] = 0;
+    out["kernel_count"] = 0;
+    out["copy_count"] = 0;
+    out["raw_box_count"] = 0;
+    out["raw_complete"] = true;
+    out["raw_until_ns"] = 0;
+    out["host_item_count"] = 0;
+    out["host_raw_count"] = 0;
     out["lanes"] = Json::array();
+    out["host_lanes"] = Json::array();
+    out["host_labels"] = Json::array();
+    out["host_kinds"] = HostKindNamesJson();
     out["variants"] = Json::array();
     out["names"] = Json::array();
     return out;

@@ -3,12 +3,15 @@
 // other, whatever each vendor's libraries call their kernels.
 //
 // Rules, documented as a table in docs/compare.md:
-//  - An op is categorized by its own name, never by its kernels' names: a kernel launched inside
-//    an op takes that op's category (CategoryOfOp).
-//  - Only kernels launched under no op are categorized by their own names (CategoryOfKernel).
+//  - An op is categorized by its own name, never by its kernels' names (CategoryOfOp); a kernel
+//    by the rules of analysis/compare/kernel_categories.h: communication by its name as the
+//    timeline classifies it, else the innermost op around it that has a category, else its own
+//    name's family (CategoryOfKernel).
 //  - The name is matched without its namespace (aten::, c10d::), case-insensitively, without the
 //    leading and trailing underscores of private and in-place variants (aten::_softmax,
-//    aten::add_) and without a "_backward" suffix: a backward op has its forward op's category.
+//    aten::add_) and without a "_backward" suffix: a backward op has its forward op's category,
+//    autograd's nodes too ("autograd::engine::evaluate_function: AddmmBackward0" and
+//    "NativeLayerNormBackward0" read as addmm and native_layer_norm).
 //  - A name no rule knows is `other`: never a guess from a substring that also names other work.
 #pragma once
 

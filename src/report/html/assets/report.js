@@ -778,6 +778,17 @@
   // ---------- timeline ----------
   function renderTimeline() {
     const T = D.timeline;
+    if (!T.lanes.length) {
+      // No kernels, copies or memsets (a trace cut off before its first kernel, a host-only
+      // profile): say so where the lanes would be; the sections' links find nothing to show.
+      document.querySelector('#timeline .tl-info').textContent =
+        'No device work in this trace: no kernels, memory copies or memsets to draw.';
+      document.querySelector('#timeline .tl-wrap').hidden = true;
+      const nothing = () => {};
+      TM.timeline = { lanes: 0, hostLanes: 0, span_ns: 0, empty: true,
+        highlightOp: nothing, showFinding: nothing, showPath: nothing };
+      return;
+    }
     const MAX_HOST_DEPTH = 64; // host rows per thread; deeper boxes are counted in the label
     const decodeLod = (levels) => levels.map((x) => ({ w: x.bucket_ns, busy: Uint8Array.from(x.busy), dom: Uint32Array.from(x.dom) }));
     const canvas = document.getElementById('tl-canvas');

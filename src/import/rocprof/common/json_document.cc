@@ -1,0 +1,19 @@
+#include "import/rocprof/common/json_document.h"
+
+#include <fmt/format.h>
+
+namespace tensormorph::rocprof {
+
+StatusOr<nlohmann::json> ReadJsonDocument(const Input& input, std::string_view what,
+                                          std::string* gzip_warning) {
+  StatusOr<std::string> text = input.Content(gzip_warning);
+  if (!text.ok()) return text.status();
+  nlohmann::json doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) {
+    return UnreadableInput(fmt::format("not valid JSON (a cut-off {}?)", what),
+                           SourcePosition{1, 1});
+  }
+  return doc;
+}
+
+}  // namespace tensormorph::rocprof
