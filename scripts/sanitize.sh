@@ -27,7 +27,7 @@ configure() {  # build dir, sanitizer flags, extra cmake args...
 }
 
 # Built: the library, the binary, the unit tests, the end-to-end tests that call the library
-# and the fuzz harnesses. The end-to-end tests that only run the binary (label cli) are the
+# and the fuzz harnesses. The end-to-end tests that only run the binary (label e2e_cli) are the
 # release build's, run below against this build's binary: their own code needs no sanitizer.
 [ -x build/tests/tm_e2e ] || { echo "sanitize: build/tests/tm_e2e missing: make build first" >&2; exit 1; }
 configure build-sanitize "-fsanitize=address,undefined -fno-sanitize-recover=all" -DTM_FUZZ=ON \
@@ -42,11 +42,11 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # smaller tests do run here) over all three shared H100/MI300X pairs, two minutes under ASan.
 # demo_without_shared builds a release clone of its own: nothing of it would run sanitized.
 asan_release_only='^(ComparePairs\.RowsAndCategoriesAddUpToKernelTime|Predict\.BeatsBothBaselinesOnEveryHeldOutModel|Calibrate\.FloorsAreThe5thPercentileOfTheRawKernelDurations|demo_without_shared)$'
-timed "ASan + UBSan tests" bash -c "cd build-sanitize && ctest --output-on-failure -j $JOBS \
+timed "ASan + UBSan tests" bash -c "cd build-sanitize && ctest --output-on-failure --no-tests=error -j $JOBS \
   --timeout 1200 -LE 'browser|headers' -E '$asan_release_only'"
 timed "ASan + UBSan end-to-end tests (release test code, sanitized binary)" \
   env TM_BINARY="$PWD/build-sanitize/tensormorph" bash -c "cd build && ctest \
-  --output-on-failure -j $JOBS --timeout 1200 -L cli -E '$asan_release_only'"
+  --output-on-failure --no-tests=error -j $JOBS --timeout 1200 -L e2e_cli -E '$asan_release_only'"
 
 timed "fuzzing (seed 1, ${TM_FUZZ_RUNS:-4000} inputs per harness)" scripts/fuzz.sh build-sanitize
 
