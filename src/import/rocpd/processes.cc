@@ -55,17 +55,6 @@ StatusOr<Statement> SelectAll(const Database& db, const RocpdSchema& schema, std
                     fmt::format("table {}", base));
 }
 
-void NumberGpus(std::vector<rocprof::AgentInfo>* agents) {
-  std::vector<rocprof::AgentInfo*> gpus;
-  for (rocprof::AgentInfo& a : *agents) {
-    if (a.gpu) gpus.push_back(&a);
-  }
-  std::stable_sort(gpus.begin(), gpus.end(), [](const auto* x, const auto* y) {
-    return x->logical_node_id < y->logical_node_id;
-  });
-  for (size_t i = 0; i < gpus.size(); ++i) gpus[i]->gpu_ordinal = static_cast<int32_t>(i);
-}
-
 }  // namespace
 
 uint32_t Processes::Of(std::string_view guid, int64_t pid) {
@@ -143,7 +132,7 @@ Status Processes::Read(const Database& db, const RocpdSchema& schema) {
     p.agents.push_back(std::move(a));
   }
   for (ProcessInfo& p : processes_) {
-    NumberGpus(&p.agents);
+    rocprof::NumberGpus(&p.agents);
     for (const rocprof::AgentInfo& a : p.agents) trace_->described_device_count += a.gpu ? 1 : 0;
   }
   return Status::Ok();

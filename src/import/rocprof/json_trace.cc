@@ -106,14 +106,7 @@ void ReadAgents(const json& agents, Process* p) {
     p->agent_by_handle[*handle] = p->agents.size();
     p->agents.push_back(std::move(info));
   }
-  std::vector<AgentInfo*> gpus;
-  for (AgentInfo& a : p->agents) {
-    if (a.gpu) gpus.push_back(&a);
-  }
-  std::stable_sort(gpus.begin(), gpus.end(), [](const AgentInfo* x, const AgentInfo* y) {
-    return x->logical_node_id < y->logical_node_id;
-  });
-  for (size_t i = 0; i < gpus.size(); ++i) gpus[i]->gpu_ordinal = static_cast<int32_t>(i);
+  NumberGpus(&p->agents);
 }
 
 // strings.buffer_records[kind].operations[operation], the way rocprofv3 names HIP functions.

@@ -6,7 +6,6 @@
 #include <charconv>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -79,8 +78,8 @@ std::vector<AgentInfo> ReadAgents(const json& other) {
   }
   std::vector<AgentInfo> agents;
   for (const auto& agent : fields) {
-    const std::map<std::string, std::string>& f = agent.second;  // captured below (clang 14:
-                                                                 // no structured bindings)
+    // Not a structured binding: clang 14 cannot capture one in the lambda below.
+    const std::map<std::string, std::string>& f = agent.second;
     auto get = [&](const char* name) {
       auto it = f.find(name);
       return it == f.end() ? std::string() : it->second;
@@ -98,12 +97,7 @@ std::vector<AgentInfo> ReadAgents(const json& other) {
     a.max_waves_per_cu = LeadingInt(get("MemoryProperties.MaxWavesPerCU"));
     agents.push_back(std::move(a));
   }
-  int32_t ordinal = 0;  // ordered by node id already (rocminfo lists agents by node)
-  std::stable_sort(agents.begin(), agents.end(),
-                   [](const AgentInfo& x, const AgentInfo& y) { return x.node_id < y.node_id; });
-  for (AgentInfo& a : agents) {
-    if (a.gpu) a.gpu_ordinal = ordinal++;
-  }
+  NumberGpus(&agents);
   return agents;
 }
 
@@ -176,10 +170,9 @@ StatusOr<Trace> ImportV1ChromeTrace(const Input& input) {
       continue;
     }
     auto pid = e.find("pid");
-    const std::string process =
-        pid != e.end() && pid->is_number_integer() && processes.count(pid->get<int64_t>())
-            ? processes.at(pid->get<int64_t>())
-            : std::string("(no process name)");
+    auto named = pid != e.end() && pid->is_number_integer() ? processes.find(pid->get<int64_t>())
+                                                            : processes.end();
+    const std::string process = named != processes.end() ? named->second : "(no process name)";
     auto args = e.find("args");
     if (ph != "X" || !IsGpuRow(process) || args == e.end() || !args->is_object()) {
       ++unread[process];

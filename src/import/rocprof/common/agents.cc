@@ -40,6 +40,11 @@ Status ReadAgentInfo(CsvFile* file, Warnings* warnings, std::vector<AgentInfo>* 
     agents->push_back(std::move(a));
   }
   if (Status s = file->status(); !s.ok()) return s;
+  NumberGpus(agents);
+  return Status::Ok();
+}
+
+void NumberGpus(std::vector<AgentInfo>* agents) {
   std::vector<AgentInfo*> gpus;
   for (AgentInfo& a : *agents) {
     if (a.gpu) gpus.push_back(&a);
@@ -48,7 +53,6 @@ Status ReadAgentInfo(CsvFile* file, Warnings* warnings, std::vector<AgentInfo>* 
     return x->logical_node_id < y->logical_node_id;
   });
   for (size_t i = 0; i < gpus.size(); ++i) gpus[i]->gpu_ordinal = static_cast<int32_t>(i);
-  return Status::Ok();
 }
 
 std::string GfxArchMetadataKey(int64_t trace_id) {

@@ -31,6 +31,9 @@ struct AgentInfo {
   int32_t gpu_ordinal = -1;  // place among the GPU agents by logical node id
 };
 
+// Sets gpu_ordinal on the GPU agents: their place among the GPU agents by logical node id.
+void NumberGpus(std::vector<AgentInfo>* agents);
+
 // Reads agent_info.csv (columns by name; a row without node ids is skipped with a warning).
 Status ReadAgentInfo(CsvFile* file, Warnings* warnings, std::vector<AgentInfo>* agents);
 
