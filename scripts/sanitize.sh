@@ -48,7 +48,7 @@ timed "ASan + UBSan end-to-end tests (release test code, sanitized binary)" \
   env TM_BINARY="$PWD/build-sanitize/tensormorph" bash -c "cd build && ctest \
   --output-on-failure --no-tests=error -j $JOBS --timeout 1200 -L e2e_cli -E '$asan_release_only'"
 
-timed "fuzzing (seed 1, ${TM_FUZZ_RUNS:-4000} inputs per harness)" scripts/fuzz.sh build-sanitize
+timed "fuzzing (seed 1, ${TM_FUZZ_RUNS:-2000} inputs per harness, ${TM_FUZZ_CAP:-30} s at most)" scripts/fuzz.sh build-sanitize
 
 unset ASAN_OPTIONS UBSAN_OPTIONS
 configure build-tsan "-fsanitize=thread" -DTM_BENCH=OFF -DTM_PYTHON=OFF \
@@ -56,6 +56,28 @@ configure build-tsan "-fsanitize=thread" -DTM_BENCH=OFF -DTM_PYTHON=OFF \
 # Only the files that hold these tests are built (tests/CMakeLists.txt: tensormorph_parallel_tests).
 timed "ThreadSanitizer build" cmake --build build-tsan -j "$JOBS" \
   --target tensormorph_parallel_tests tensormorph
-timed "ThreadSanitizer tests" env TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-  build-tsan/tests/tensormorph_parallel_tests --gtest_filter='*ThreadsDeterminism*:ChromeImporter*:BadInput.MultiChunk*:LinkStage*:Timeline*:WriteJson*:FindingsCli.SpanBasis*'
+# The tests in two gtest shards side by side (each test's own threads are few; one process
+# alone left a core idle for most of the phase). A shard's log is printed when it fails.
+tsan_filter='*ThreadsDeterminism*:ChromeImporter*:BadInput.MultiChunk*:LinkStage*:Timeline*:WriteJson*:FindingsCli.SpanBasis*'
+tsan_shards() {
+  local shard pids=() status=0
+  for shard in 0 1; do
+    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$shard \
+      build-tsan/tests/tensormorph_parallel_tests --gtest_filter="$tsan_filter" \
+      >"build-tsan/tsan-shard-$shard.log" 2>&1 &
+    pids+=($!)
+  done
+  for shard in 0 1; do
+    if ! wait "${pids[$shard]}"; then
+      status=1
+      echo "ThreadSanitizer shard $shard failed (build-tsan/tsan-shard-$shard.log):" >&2
+      tail -80 "build-tsan/tsan-shard-$shard.log" >&2
+    fi
+    grep -h '^\[  PASSED  \]\|^\[  FAILED  \]' "build-tsan/tsan-shard-$shard.log" || true
+  done
+  return $status
+}
+export -f tsan_shards  # timed.sh runs it in a bash of its own
+export tsan_filter
+timed "ThreadSanitizer tests" tsan_shards
 echo "== sanitizers: all passed"

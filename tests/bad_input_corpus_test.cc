@@ -18,6 +18,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using tensormorph::testing::ReadFile;
 
@@ -211,4 +212,5 @@ TEST(GzipBomb, PlainFileOverTheLimitIsRefusedBeforeReading) {
   fs::remove_all(dir);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -34,6 +34,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using tensormorph::testing::ReadFile;
 
@@ -1257,8 +1258,6 @@ TEST_F(BadInput, LongLeadingWhitespace) {
   EXPECT_EQ(ReadKernelTotals(doc).kernel_count, 1u) << r.Describe();
 }
 
-}  // namespace
-
 // ================================================================================================
 // Found in review: padding after the gzip data, and megabytes of separators before any event.
 
@@ -1314,3 +1313,6 @@ TEST_F(BadInput, ThreadCountIsCapped) {
   ExpectClean(r);
   EXPECT_EQ(r.exit_code, 2) << r.Describe();
 }
+
+}  // namespace TM_UNITY_ID
+}  // namespace

@@ -12,6 +12,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using tensormorph::testing::RunResult;
@@ -146,4 +147,5 @@ TEST(CliInputOptions, MaxInputSizeHoldsForTheFilesAnInputBringsIn) {
   fs::remove_all(run);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

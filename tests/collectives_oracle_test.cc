@@ -52,6 +52,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -452,4 +453,5 @@ TEST(CollectivesOracle, CsvHasAHeaderAndARowPerInstanceAtLeast) {
   EXPECT_GE(lines.size() - 1, 8u) << run.Describe();
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -26,6 +26,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -130,4 +131,5 @@ TEST(CompareCategories, BackwardGemmsUnderAutogradAreGemm) {
   EXPECT_EQ(CompareCategoryNanos(compare, "gemm"), sgemm);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

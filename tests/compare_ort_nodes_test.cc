@@ -15,6 +15,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using nlohmann::json;
 using tensormorph::testing::RunResult;
@@ -115,4 +116,5 @@ TEST(CompareOrtNodes, AProfileWithoutNodesKeepsTheShapeKeys) {
   EXPECT_FALSE(doc["keys_are_nodes"]);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -28,6 +28,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using nlohmann::json;
 using tensormorph::testing::RunResult;
@@ -364,4 +365,5 @@ TEST(ComparePairs, RefusesOneTraceAndTooManyLabels) {
   EXPECT_NE(labels.err.find("3 labels for 2 traces"), std::string::npos) << labels.err;
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -64,6 +64,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -860,4 +861,5 @@ TEST(CriticalPathOracle, SingleRankNcclStepsKeepTheInvariants) {
   }
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -17,6 +17,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -122,4 +123,5 @@ TEST(DemangledNames, OldBaselinesWithMangledNamesMatch) {
   fs::remove_all(dir);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -12,6 +12,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using nlohmann::json;
 using tensormorph::testing::RunResult;
@@ -68,4 +69,5 @@ TEST(DeviceMatchTrace, GenericMi250NameListsBothDevicesItCouldBe) {
   EXPECT_EQ(device["database"]["reason"], "ambiguous: 2 entries fit (mi210, mi250)");
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -16,6 +16,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -284,4 +285,5 @@ TEST_F(DevicesCli, UsageErrorsExitTwo) {
   }
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -18,6 +18,7 @@
 #include "support/sql_oracle.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -159,4 +160,5 @@ TEST(DiffCaptureLength, BaselinesCarryTheSpan) {
   fs::remove_all(dir);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -12,6 +12,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -69,4 +70,5 @@ TEST(DiffResolution, SubResolutionChangesAreUnchanged) {
   fs::remove_all(dir);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -24,6 +24,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using tensormorph::testing::ReadFile;
 
@@ -577,4 +578,5 @@ TEST(BaselineCli, SaveNeedsAnOutputAndReadableInputs) {
             2);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -33,6 +33,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using tensormorph::testing::ReadFile;
 
@@ -417,4 +418,5 @@ TEST(Docs, EveryExampleRuns) {
   fs::remove_all(root);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

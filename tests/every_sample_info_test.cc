@@ -18,6 +18,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -207,4 +208,5 @@ TEST(EverySampleInfoTable, CoversEveryFile) {
   EXPECT_GE(files, 129u) << "the data folder shrank: " << TM_SHARED_DATA;
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

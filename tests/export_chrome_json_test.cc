@@ -26,6 +26,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using testing::RunResult;
 using testing::RunTensormorph;
@@ -613,5 +614,6 @@ TEST(ExportChromeJson, OnnxRuntimeWarmUpKeptAndMarked) {
   EXPECT_EQ(later->kernels.size(), 12u);  // 6 nodes per run
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -21,6 +21,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace pb = tensormorph::perfetto;
 
@@ -238,5 +239,6 @@ TEST(ExportPerfetto, KinetoAlexnetMatchesTheJson) {
   EXPECT_EQ(d.begins_by_category["kernel"], kernels);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -16,6 +16,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 const std::string kH100 =
     std::string(TM_SHARED_DATA) + "/nvidia/nsys_sqlite/nsysai_h100_2gpu_1s_2026.2.sqlite";
@@ -161,5 +162,6 @@ TEST(ExportSqlite, CommandLineExportAnswersTheDocumentedQuery) {
   EXPECT_NE(bad.err.find("/nonexistent-dir/out.db"), std::string::npos) << bad.Describe();
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -31,6 +31,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -463,4 +464,5 @@ TEST(FindingsCli, UsageErrorsExitTwo) {
   }
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

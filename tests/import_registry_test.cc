@@ -18,6 +18,7 @@
 #include "tensormorph/import/importer.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using tensormorph::testing::ReadFile;
@@ -81,4 +82,5 @@ TEST(ImportRegistry, ImportersReadOnlyThroughTheirInput) {
   EXPECT_GT(files, 50);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

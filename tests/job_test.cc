@@ -19,6 +19,7 @@
 #include "support/sql_oracle.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -329,4 +330,5 @@ TEST(Job, NsightExportOfTwoProcessesIsTwoRanks) {
   EXPECT_EQ(device_ranks, (std::set<int64_t>{0, 1}));
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -35,6 +35,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -629,4 +630,5 @@ TEST(KinetoOracleMultiFile, ByInputRowsMatchEachFile) {
   EXPECT_EQ((*doc)["total_ns"].get<int64_t>(), want_total) << "total_ns";
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -18,6 +18,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using tensormorph::testing::ReadFile;
 
@@ -359,5 +360,6 @@ TEST(NativeExportCommand, UsageAndIoErrors) {
   EXPECT_NE(full.err.find("cannot write /dev/full"), std::string::npos) << full.Describe();
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -12,6 +12,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using nlohmann::json;
 using tensormorph::testing::RunResult;
@@ -154,4 +155,5 @@ TEST(NcuImport, ForcedOnJson) {
   EXPECT_NE(r.err.find("no Nsight Compute CSV header"), std::string::npos) << r.Describe();
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

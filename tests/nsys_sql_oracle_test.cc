@@ -34,6 +34,7 @@
 #include "support/sql_oracle.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -355,4 +356,5 @@ TEST(NsysSqlOracle, LaunchLinksFollowCorrelationWithinAProcess) {
   }
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -14,6 +14,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using nlohmann::json;
 
@@ -143,4 +144,5 @@ TEST(OccupancyCli, UsageErrorsExitTwo) {
   }
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -10,6 +10,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using nlohmann::json;
 using tensormorph::testing::RunResult;
@@ -181,4 +182,5 @@ TEST(OccupancyTraceCli, NcuOccupancySectionWithoutLaunchStatistics) {
   }
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

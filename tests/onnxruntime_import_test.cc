@@ -18,6 +18,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using tensormorph::testing::ReadFile;
 
@@ -197,4 +198,5 @@ TEST(OnnxRuntimeImportE2E, KinetoStillDetectedAsKineto) {
   EXPECT_EQ(doc["inputs"][0]["counts"]["annotations"], 8);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -17,6 +17,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using nlohmann::json;
 using tensormorph::testing::RunResult;
@@ -196,4 +197,5 @@ TEST(OpsPredict, UsageErrorsSayWhatToDo) {
   }
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -19,6 +19,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -234,4 +235,5 @@ TEST(OpsCommand, MatmulFlopsMatchTheRecordedShapes) {
   EXPECT_TRUE(found);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -23,6 +23,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -339,4 +340,5 @@ TEST(Predict, UsageErrorsSayWhatToDo) {
       << broken.err;
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

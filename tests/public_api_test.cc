@@ -3,6 +3,7 @@
 #include <tensormorph/tensormorph.h>
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(PublicApi, LoadATraceAndSummarizeItsKernels) {
   tensormorph::StatusOr<tensormorph::Trace> trace =
@@ -26,4 +27,5 @@ TEST(PublicApi, ErrorsAreValuesNotExceptions) {
   EXPECT_EQ(trace.status().position().line, 1u);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

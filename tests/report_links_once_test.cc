@@ -17,6 +17,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 Trace Load(const std::string& path) {
   StatusOr<Trace> trace = LoadTrace(path, {});
@@ -148,5 +149,6 @@ TEST(LinkStage, KernelsNeedNoLinking) {
   EXPECT_EQ(Since(before).links, 1u);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

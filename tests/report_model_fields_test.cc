@@ -22,6 +22,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using testing::RunTensormorph;
 using Json = nlohmann::json;
@@ -333,5 +334,6 @@ TEST(ReportModelFields, JobIsNullForOneInputAndForInputsThatAreNotOneJob) {
   }
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

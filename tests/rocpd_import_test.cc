@@ -32,6 +32,7 @@
 #include "tensormorph/link/work_links.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using tensormorph::testing::ReadFile;
 
@@ -425,4 +426,5 @@ TEST(RocpdImport, TruncatedDatabaseIsAnErrorNotACrash) {
   }
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

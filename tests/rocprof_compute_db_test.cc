@@ -20,6 +20,7 @@
 #include "support/sql_oracle.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -283,4 +284,5 @@ TEST(RocprofComputeDbTest, OtherSqliteKeepsTheNsightError) {
   fs::remove(other);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

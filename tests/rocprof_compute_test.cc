@@ -18,6 +18,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -279,4 +280,5 @@ TEST(RocprofComputeE2E, BadFolders) {
   fs::remove_all(dir);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -17,6 +17,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using tensormorph::testing::ReadFile;
 
@@ -310,4 +311,5 @@ TEST(RocprofImportE2E, V1ChromeTraceKernelsFromTheDispatchNanoseconds) {
   }
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

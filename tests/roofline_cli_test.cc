@@ -8,6 +8,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using testing::RunTensormorph;
 using Json = nlohmann::json;
@@ -121,5 +122,6 @@ TEST(RooflineCliTest, KinetoTraceHasNoCounters) {
   EXPECT_NE(doc["skipped"][0]["reason"].get<std::string>().find("no counters"), std::string::npos);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

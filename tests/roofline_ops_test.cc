@@ -13,6 +13,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using testing::RunTensormorph;
 using Json = nlohmann::json;
@@ -191,5 +192,6 @@ TEST(RooflineFromOpShapes, LatencyFootnoteFollowsTheRowsBoundSource) {
   }
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

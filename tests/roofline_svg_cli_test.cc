@@ -11,6 +11,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using tensormorph::testing::ReadFile;
 
@@ -79,5 +80,6 @@ TEST(RooflineSvgCliTest, UnwritableOutputIsAnError) {
   EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

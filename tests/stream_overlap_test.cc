@@ -20,6 +20,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -112,4 +113,5 @@ TEST(StreamOverlap, BeforeComputeCapability9TheClockIsSuspect) {
   fs::remove(path);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

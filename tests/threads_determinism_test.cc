@@ -16,6 +16,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 
@@ -82,5 +83,6 @@ TEST(ThreadsDeterminismSamples, FoundEverySampleFolder) {
   EXPECT_GE(samples.size(), 60u);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

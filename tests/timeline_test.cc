@@ -46,6 +46,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -651,4 +652,5 @@ TEST(TimelineOracle, NoDeviceWorkIsANoteNotACrash) {
   EXPECT_NE(table.out.find("no device work"), std::string::npos) << table.Describe();
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -22,6 +22,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using tensormorph::testing::ReadFile;
 
@@ -460,4 +461,5 @@ TEST(WebGpuBrowser, EveryFileOfTheFolderIsTested) {
   EXPECT_EQ(present, tested);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

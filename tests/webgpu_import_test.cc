@@ -11,6 +11,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using nlohmann::json;
 using tensormorph::testing::RunResult;
@@ -156,4 +157,5 @@ TEST(WebGpuImportE2E, MalformedJsonGivesFileLineColumn) {
       << r.err;
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

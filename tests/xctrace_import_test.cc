@@ -11,6 +11,7 @@
 #include "support/run_tensormorph.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using nlohmann::json;
 using tensormorph::testing::RunResult;
@@ -109,4 +110,5 @@ TEST(XctraceImportE2E, MalformedXmlGivesFileLineColumn) {
       << r.err;
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace

@@ -24,6 +24,7 @@
 #include "tensormorph/import/importer.h"
 
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -310,8 +311,6 @@ int64_t Sum(const std::map<int, Totals>& by_gpu) {
   return total;
 }
 
-}  // namespace
-
 TEST(XplaneImport, Jax08KernelsMatchWireWalk) {
   CheckAgainstOracle(kCurrent);
   // The oracle's numbers, pinned: 8 GPUs, 60 kernels on GPU 0 (35 of them rocclr copy kernels)
@@ -534,3 +533,6 @@ TEST(JaxJson, FixtureMatchesTheXSpaceSlice) {
   ASSERT_TRUE(info.is_object());
   EXPECT_EQ(info.at("inputs").at(0).at("format"), "jax-json");
 }
+
+}  // namespace TM_UNITY_ID
+}  // namespace

@@ -6,6 +6,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // Two devices, one kernel name split across them: durations chosen so the statistics are easy
 // to check by hand.
@@ -103,5 +104,6 @@ TEST(SummarizeKernels, CombinesOrSeparatesInputs) {
   EXPECT_EQ(split.rows[0].count, 4u);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

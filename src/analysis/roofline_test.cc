@@ -7,6 +7,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // One CUDA device and one kernel launch per call, with the given counters.
 struct TraceBuilder {
@@ -167,5 +168,6 @@ TEST(RooflineTest, DetailsExportWithoutFlopCountsIsPlacedByBandwidth) {
   EXPECT_FALSE(row.no_ceiling_reason.empty());
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

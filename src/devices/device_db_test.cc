@@ -8,6 +8,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 constexpr double kGiB = 1024.0 * 1024 * 1024;
 
@@ -569,5 +570,6 @@ TEST(DeviceSpecFile, MissingFileIsAnIoErrorNamingThePath) {
   EXPECT_NE(loaded.status().message().find("/nonexistent/devices.json"), std::string::npos);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -4,6 +4,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 std::vector<CsvRecord> ReadAll(CsvReader& reader) {
   std::vector<CsvRecord> records;
@@ -145,5 +146,6 @@ TEST(NcuCsvReader, AnUnclosedQuoteDoesNotBufferTheWholeFile) {
   EXPECT_LE(served, CsvReader::kMaxRecordBytes + (8 << 20));
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

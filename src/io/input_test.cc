@@ -10,6 +10,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 
@@ -80,5 +81,6 @@ TEST_F(InputTest, AMissingFileSaysSoWhenRead) {
   EXPECT_NE(head.status().message().find("cannot open"), std::string::npos);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

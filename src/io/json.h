@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-namespace tensormorph {
+#include "io/json_fwd.h"
 
-using Json = nlohmann::ordered_json;
+namespace tensormorph {
 
 // Indented by 2, one trailing newline; strings that are not valid UTF-8 (names from traces) are
 // written with U+FFFD in place of the bad bytes instead of throwing. The bytes are those of

@@ -4,6 +4,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(JsonPosition, FindsNestedValuesByPointer) {
   const std::string text = "{\"a\": [1, {\"b~/c\": 22}, [3]],\n \"d\": \"x\"}";
@@ -20,5 +21,6 @@ TEST(JsonPosition, FindsNestedValuesByPointer) {
   EXPECT_EQ(p.column, 7u);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -10,6 +10,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // The oracle: nlohmann's own serializer, as WriteJson used to call it.
 std::string NlohmannDump(const Json& document) {
@@ -148,5 +149,6 @@ TEST(WriteJson, ConcurrentStreamedArraysWriteTheSameBytes) {
   EXPECT_EQ(Written(streamed, {{rows, Element, /*concurrent=*/true}}), NlohmannDump(whole));
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

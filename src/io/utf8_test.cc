@@ -4,6 +4,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(RepairUtf8, KeepsValidText) {
   size_t replaced = 99;
@@ -27,5 +28,6 @@ TEST(RepairUtf8, ReplacesEachBadByte) {
   EXPECT_EQ(replaced, 8u);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

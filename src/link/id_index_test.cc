@@ -8,6 +8,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // An independent reference: a map from id to the kept row, filled in row order.
 template <typename Prefer>
@@ -93,5 +94,6 @@ TEST(IdIndex, EmptyAndExtremeIds) {
   EXPECT_EQ(wide.Find(1), IdIndex::kNone);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -10,6 +10,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // The op's arguments as the native format spells them ({"dims": ..., "types": ..., "concrete":
 // ...}), read into the model's table the way the importers read them.
@@ -347,5 +348,6 @@ TEST(OpWorkMalformed, NeverThrowsAndGivesNothing) {
   EXPECT_DOUBLE_EQ(big->flops, std::ldexp(1.0, 187));
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -6,6 +6,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(FindSteps, ReadsProfilerStepAnnotationsOfTheRealDdpTrace) {
   // The trace's user_annotation events ProfilerStep#4..#6, values copied from the file:
@@ -51,5 +52,6 @@ TEST(FindSteps, IgnoresNamesThatOnlyLookLikeSteps) {
   EXPECT_EQ(steps[0].number, 12);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -6,6 +6,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // One host thread: op "outer" [0, 100] holds "inner" [10, 50]; launches at 20 (inside inner), 70
 // (outer only) and 200 (no op, but inside annotation "serve" [150, 300]); a graph launch at 20
@@ -102,5 +103,6 @@ TEST(LinkTrace, DuplicateCorrelationPrefersTheRuntimeCall) {
   EXPECT_EQ(std::string(t.str(t.slices[links.kernels[0].op].name)), "inner");
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -4,6 +4,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // The names are those the importers give copies of the shared traces: Kineto (CUDA and ROCm),
 // Nsight Systems, XPlane and rocprof.
@@ -72,5 +73,6 @@ TEST(CopyKinds, DescribeCopiesKeepsWhatTheImporterSet) {
   EXPECT_EQ(MemoryKindName(MemoryKind::kDeviceStatic), "device_static");
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -4,6 +4,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(ParseMicrosAsNanos, IntegerAndFractionalMicroseconds) {
   EXPECT_EQ(ParseMicrosAsNanos("1661203462598738"), 1661203462598738000);
@@ -54,5 +55,6 @@ TEST(FormatDuration, PicksAUnit) {
   EXPECT_EQ(FormatDuration(1.5e9), "1.500 s");
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -6,6 +6,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(TimestampQuantum, DawnQuantumNeedsEightNonzeroMultiples) {
   // 8 nonzero multiples of 65,536 plus zeros (dispatches shorter than the quantum).
@@ -39,5 +40,6 @@ TEST(TimestampQuantum, TraceStartsRelativeToEarliestKernel) {
   EXPECT_EQ(DetectTimestampQuantum(trace), 0);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

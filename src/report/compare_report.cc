@@ -7,6 +7,7 @@
 #include "model/time.h"
 #include "report/columns.h"
 #include "report/csv.h"
+#include "report/json_output.h"
 #include "report/table.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/roofline.h"

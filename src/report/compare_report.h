@@ -5,7 +5,7 @@
 #include <ostream>
 #include <vector>
 
-#include "report/json_output.h"
+#include "io/json_fwd.h"
 #include "report/output_format.h"
 #include "tensormorph/analysis/compare/compare.h"
 

@@ -8,6 +8,7 @@
 #include "model/time.h"
 #include "report/collectives_report.h"
 #include "report/csv.h"
+#include "report/json_output.h"
 #include "report/table.h"
 
 namespace tensormorph {

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <vector>
 
-#include "report/json_output.h"
+#include "io/json_fwd.h"
 #include "report/output_format.h"
 #include "tensormorph/analysis/job/critical_path.h"
 

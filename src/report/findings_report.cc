@@ -4,6 +4,7 @@
 
 #include "model/time.h"
 #include "report/csv.h"
+#include "report/json_output.h"
 #include "report/table.h"
 
 namespace tensormorph {

@@ -5,6 +5,7 @@
 #include "model/time.h"
 #include "report/columns.h"
 #include "report/csv.h"
+#include "report/json_output.h"
 #include "report/table.h"
 
 namespace tensormorph {

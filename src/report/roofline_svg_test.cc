@@ -9,6 +9,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // Well-formedness without an XML library: every element closed in order, every & an entity.
 // Returns the error, or "" when the document is fine.
@@ -204,5 +205,6 @@ TEST(RooflineSvgTest, NoIntensityStillCharts) {
   EXPECT_EQ(svg.find("<circle"), std::string::npos);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

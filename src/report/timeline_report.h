@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "report/json_output.h"
+#include "io/json_fwd.h"
 #include "report/output_format.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 

@@ -4,6 +4,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using V = std::vector<Interval>;
 
@@ -75,5 +76,6 @@ TEST(IntervalConcurrency, WindowClipsAndFillsIdle) {
   EXPECT_EQ(ConcurrencyProfile({{0, 5}, {5, 10}}, {0, 10}), (std::vector<int64_t>{0, 10}));
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

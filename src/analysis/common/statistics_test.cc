@@ -6,6 +6,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(Statistics, MedianNs) {
   EXPECT_FALSE(MedianNs({}).has_value());
@@ -16,5 +17,6 @@ TEST(Statistics, MedianNs) {
   EXPECT_EQ(MedianNs({INT64_MAX, INT64_MAX - 1}), INT64_MAX - 1);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -4,6 +4,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 struct Case {
   const char* name;
@@ -141,5 +142,6 @@ TEST(WorkCategory, NamesRoundTrip) {
   EXPECT_EQ(ParseWorkCategory("GEMM"), std::nullopt);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

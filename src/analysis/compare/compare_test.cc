@@ -7,6 +7,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // A trace of one device: ops on one thread, each kernel launched at a time (inside the ops around
 // it) or, with launch_at < 0, with no launch call.
@@ -252,5 +253,6 @@ TEST(CompareTraces, SameDeviceTwiceIsLabelledByFile) {
             (std::vector<std::string>{"eager.json #1", "eager.json #2"}));
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

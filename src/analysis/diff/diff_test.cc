@@ -4,6 +4,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 ProfileRow Kernel(const std::string& name, std::vector<int64_t> steps) {
   ProfileRow r;
@@ -190,5 +191,6 @@ TEST(DiffProfiles, SubResolutionPerCallChangesAreUnchanged) {
   }
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -4,6 +4,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // scipy.stats.mannwhitneyu documentation, example from Conover, "Practical Nonparametric
 // Statistics" (1980), p. 226: ages of male and female workers. scipy gives U1 = 17 and the exact
@@ -74,5 +75,6 @@ TEST(MannWhitneyU, SmallestTwoSidedPOfSmallSamples) {
   EXPECT_NEAR(MannWhitneyU({1, 2, 3}, {4, 5, 6})->p_value, 0.1, 1e-12);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

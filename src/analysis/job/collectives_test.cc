@@ -8,6 +8,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(CollectiveType, FromEveryKindOfName) {
   // record_param_comms' "Collective name"
@@ -66,5 +67,6 @@ TEST(CollectiveType, SizeBuckets) {
   EXPECT_EQ(BytesBucketName(int64_t{1} << 28), ">= 256 MiB");
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

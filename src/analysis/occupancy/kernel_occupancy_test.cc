@@ -20,6 +20,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 const std::string kAlexNet = TM_SHARED_DATA "/kineto/hta/alexnet_a100_cuda_sync_trace.json.gz";
 const std::string kRtx3080 = TM_SHARED_DATA "/nvidia/nsys_sqlite/nsysai_mock_rtx3080_2026.1.sqlite";
@@ -331,11 +332,13 @@ TEST(KernelOccupancy, GroupingSourcesAndSkips) {
   EXPECT_EQ(s.skipped.at(SkipReason::kNotAGpuKernel).example, "host");
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // rocprof kernels carry VGPRs, AGPRs, SGPRs and LDS; the gfx target comes from the agent
 // (Device::arch, which the importer sets from agent_info) or --arch. By hand (other-backends.md
@@ -436,5 +439,6 @@ TEST(KernelOccupancy, SourcesAreFieldsOfTheModel) {
   EXPECT_EQ(s.skipped.at(SkipReason::kUnknownArchitecture).count, 1u);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -7,6 +7,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // Op "aten::to" [0, 100] calls "aten::to" [10, 60] (recursion) which launches kernel A (20 ns) on
 // a CUDA device; "aten::mix" [200, 300] launches B (30 ns) on CUDA and C (50 ns) on ROCm; kernel
@@ -125,5 +126,6 @@ TEST(SummarizeOps, HostOnlyTracesRankByHostTime) {
   EXPECT_EQ(s.rows[0].name, "aten::to");  // 150 ns of host time against mix's 100
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -8,6 +8,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 const std::string kShipped = std::string(TM_SOURCE_DIR) + "/src/analysis/predict/calibration.json";
 
@@ -51,5 +52,6 @@ TEST(Calibration, ErrorsNameTheFileAndTheField) {
   EXPECT_EQ(ParseCalibration("[]", "cal.json").status().message(), "cal.json: expected an object");
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -9,6 +9,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // Launches are linked by correlation id (call i carries i + 1) and the step is a ProfilerStep#41
 // annotation, so the linking stage finds what the comments say.
@@ -216,5 +217,6 @@ TEST(TimelineClasses, KernelNames) {
             WorkClass::kComputation);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

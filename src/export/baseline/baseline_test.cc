@@ -7,6 +7,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 Baseline MakeBaseline() {
   Baseline b;
@@ -138,5 +139,6 @@ TEST(BaselineDetection, OnlyTensormorphSchemasAreBaselines) {
   EXPECT_FALSE(LooksLikeTensormorphDocument(R"({"schema":"tensormorph.trace/1","devices":[]})"));
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -15,6 +15,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 constexpr int64_t kEpochNs = 1'700'000'000'123'456'789;  // 19 digits: a double would round it
 const std::string kHostileName = "k\"er\\nel\n\t\x01 caf\xC3\xA9 \xFF end";
@@ -229,5 +230,6 @@ TEST(ChromeJsonExport, EmptyTraceIsValidJsonAndReadsBack) {
   EXPECT_TRUE(loaded->kernels.empty());
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

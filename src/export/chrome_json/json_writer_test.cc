@@ -12,6 +12,7 @@
 
 namespace tensormorph::chrome_json {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 std::string Micros(int64_t ns) {
   fmt::memory_buffer out;
@@ -102,5 +103,6 @@ TEST(ChromeJsonWriter, UnwritablePathIsAnErrorNamingTheFile) {
   EXPECT_NE(status.message().find("/nonexistent-dir/x/out.json"), std::string::npos);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::chrome_json

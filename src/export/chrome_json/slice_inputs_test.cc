@@ -8,6 +8,7 @@
 
 namespace tensormorph::chrome_json {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(ChromeJsonSliceInputs, WritesTheListsAsTheSourceSpelledThem) {
   const OpInputs inputs = OpInputsFromLists("[[2048, 4096], [], [1]]", R"(["float", "", "Scalar"])",
@@ -32,5 +33,6 @@ TEST(ChromeJsonSliceInputs, TextThatIsNotJsonIsWrittenAsAString) {
   EXPECT_EQ(InputArgs(OpInputsFromObjectText("{}")), "");  // an object without lists: nothing
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::chrome_json

@@ -6,6 +6,7 @@
 
 namespace tensormorph::native {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 std::string Str(std::string_view text) {
   fmt::memory_buffer out;
@@ -33,5 +34,6 @@ TEST(NativeJsonText, DoublesRoundTripAndNonFiniteAreStrings) {
   EXPECT_EQ(Num(-std::numeric_limits<double>::infinity()), "\"-Infinity\"");
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::native

@@ -13,6 +13,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 class ReadDb {
  public:
@@ -160,5 +161,6 @@ TEST(SqliteExport, UnwritablePathIsAnErrorNamingTheFile) {
   EXPECT_TRUE(status.message().starts_with(path + ": ")) << status.message();
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -8,6 +8,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 const std::string kData = TM_SHARED_DATA "/kineto/";
 
@@ -148,5 +149,6 @@ TEST(ChromeImporter, SniffsJsonTraces) {
   EXPECT_EQ(importer.Sniff(""), 0);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -6,6 +6,7 @@
 
 namespace tensormorph::chrome {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 struct Split {
   std::vector<std::string> events;  // each event's text, across all chunks
@@ -103,5 +104,6 @@ TEST(EventSplitter, RejectsWhatIsNotATrace) {
   EXPECT_EQ(not_array.status.position().byte_offset, 16u);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::chrome

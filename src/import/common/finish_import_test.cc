@@ -6,6 +6,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 using Backends = std::vector<Backend>;
 
@@ -121,5 +122,6 @@ TEST(FinishImport, SortsUnlessKernelsAreInOrder) {
   EXPECT_EQ(kept.span_start_ns, 20);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -4,6 +4,7 @@
 
 namespace tensormorph::xplane {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(XplaneKernelDetails, CudaSpelling) {
   const KernelDetails d = ParseKernelDetails(
@@ -61,5 +62,6 @@ TEST(XplaneKernelDetails, MemcpyBytes) {
   EXPECT_EQ(MemcpyBytes("size:x"), 0u);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::xplane

@@ -4,6 +4,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(KernelNames, DemanglesItaniumSymbols) {
   EXPECT_EQ(DemangleItanium("_ZN2at6native12_GLOBAL__N_16reduceILi512ELi1EEEvv").value_or(""),
@@ -46,5 +47,6 @@ TEST(KernelNames, DemanglingTwiceChangesNothing) {
   EXPECT_EQ(t.mangled_names.size(), 1u);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

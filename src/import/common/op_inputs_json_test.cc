@@ -6,6 +6,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(OpInputsJson, ListsAreTypedAndTheirSpellingKept) {
   const OpInputs in = OpInputsFromLists("[[2048, 4096], [], [[1], [2, 3]], null]",
@@ -98,5 +99,6 @@ TEST(OpInputsJson, EqualSetsShareAnId) {
   EXPECT_EQ(table.Find(c)->spelling->dims, "[[1,2]]");
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -10,6 +10,7 @@
 
 namespace tensormorph::native {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 StatusOr<Trace> ImportText(const std::string& text) {
   static int counter = 0;
@@ -134,5 +135,6 @@ TEST(NativeImport, HugeTimesAreRejectedNotWrapped) {
   EXPECT_NE(t.status().message().find("within ±2^62"), std::string::npos);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::native

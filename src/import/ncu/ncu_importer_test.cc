@@ -12,6 +12,7 @@
 
 namespace tensormorph::ncu {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 const std::string kData = TM_SHARED_DATA "/nvidia/ncu_csv/";
 const std::string kFixture = TM_SOURCE_DIR "/tests/data/ncu_raw_fixture.csv";
@@ -432,5 +433,6 @@ TEST(NcuImporter, OnlyMessagesAndNoErrors) {
   EXPECT_NE(t.status().message().find("no Nsight Compute CSV header"), std::string::npos);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::ncu

@@ -10,6 +10,7 @@
 
 namespace tensormorph::ncu {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 Unit U(const char* base, int exponent) {
   return Unit{base, exponent};
@@ -170,5 +171,6 @@ TEST(NcuUnits, ConversionToBaseUnitsIsExact) {
   EXPECT_FALSE(ToBaseInteger("99999999999", Unit{"ns", 9}));  // beyond int64
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::ncu

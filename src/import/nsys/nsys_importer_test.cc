@@ -16,6 +16,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 
@@ -436,5 +437,6 @@ TEST_F(NsysTempDir, VersionFromThe2022MetadataTable) {
   EXPECT_EQ(t.kernels.size(), 1u);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -4,6 +4,7 @@
 
 namespace tensormorph::nsys {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(PytorchNvtxRange, ReadsTheEmitNvtxForms) {
   // As in nsysai_h100_2gpu_1s_2026.2.sqlite's NVTX_EVENTS.text.
@@ -31,5 +32,6 @@ TEST(PytorchNvtxRange, LeavesOtherRangesAlone) {
   EXPECT_EQ(unbalanced->sizes, "");
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::nsys

@@ -10,6 +10,7 @@
 
 namespace tensormorph::onnxruntime {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 constexpr std::string_view kOrtHead =
     "[\n"
@@ -110,5 +111,6 @@ TEST(OrtWebGpu, DispatchesAreKernelsOfTheirNodes) {
   EXPECT_TRUE(trace->warnings.empty()) << trace->warnings[0];
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::onnxruntime

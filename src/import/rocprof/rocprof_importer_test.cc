@@ -12,6 +12,7 @@
 
 namespace tensormorph::rocprof {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 
@@ -371,5 +372,6 @@ TEST(RocprofImporter, JsonFixture) {
   }
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::rocprof

@@ -8,6 +8,7 @@
 
 namespace tensormorph::webgpu {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 TEST(WebGpuOrtConsole, CurrentLineGivesProgramOpAndInputShapes) {
   Dispatch d;
@@ -152,5 +153,6 @@ TEST(WebGpuImporter, SniffsBrowserOutput) {
   EXPECT_EQ(WebGpuImporter().Sniff(R"([{"kernelMs":1,"wallMs":2}])"), 95);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::webgpu

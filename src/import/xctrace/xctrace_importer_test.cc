@@ -8,6 +8,7 @@
 
 namespace tensormorph::xctrace {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 constexpr std::string_view kSchema =
     "<schema name=\"metal-gpu-intervals\">"
@@ -162,5 +163,6 @@ TEST(XctraceImporter, MissingIntervalsTableSaysWhatToExport) {
   EXPECT_NE(s.message().find("metal-gpu-intervals"), std::string::npos);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::xctrace

@@ -13,6 +13,7 @@
 
 namespace tensormorph::xplane {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 namespace fs = std::filesystem;
 
@@ -226,5 +227,6 @@ TEST(XplaneImporter, GarbageAndTruncationAreErrors) {
   fs::remove(path);
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::xplane

@@ -7,6 +7,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // One thread: aten::linear [0, 100) holding aten::addmm [10, 60) holding two cudaLaunchKernel
 // calls, [20, 25) and [30, 33), which launched gemm at 70 and relu at 80; a kernel at 85 without
@@ -147,5 +148,6 @@ TEST(HostLanes, BucketsLeavePythonFramesOut) {
   EXPECT_EQ(j["host_lanes"][0]["depth_count"], 2);  // the boxes themselves nest as they are
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

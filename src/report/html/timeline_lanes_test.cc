@@ -6,6 +6,7 @@
 
 namespace tensormorph {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 // One device, two streams; stream 7 has kernels at 0-10, 20-60 and 100-101, stream 8 one at 50-150.
 Trace MakeTrace() {
@@ -113,5 +114,6 @@ TEST(TimelineLanes, CopiesAreBoxesOnTheirStreamsLane) {
   EXPECT_EQ(j["variants"][lane["v"][0].get<size_t>()][5], nullptr);  // no occupancy for a copy
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

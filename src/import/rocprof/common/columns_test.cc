@@ -4,6 +4,7 @@
 
 namespace tensormorph::rocprof {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 std::vector<std::string> Split(std::string_view text) {
   std::vector<std::string> out;
@@ -104,5 +105,6 @@ TEST(RocprofColumns, AgentIds) {
   EXPECT_EQ(agent("Agent x"), std::make_pair(-1, -1L));
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::rocprof

@@ -14,6 +14,7 @@
 
 namespace tensormorph::rocprof::compute_db {
 namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
 
 const std::string kDb =
     TM_SHARED_DATA "/other/rocprof_compute_db/rocprof_compute_3.5_mi350_23ed6f36.db";
@@ -117,5 +118,6 @@ TEST(ComputeDbImporterTest, CacheBytesFollowRocprofComputeFormulas) {
                 xorwow + "'"));
 }
 
+}  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph::rocprof::compute_db
