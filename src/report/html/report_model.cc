@@ -17,6 +17,7 @@
 #include "report/critical_path_report.h"
 #include "report/diff_report.h"
 #include "report/findings_report.h"
+#include "report/json_output.h"
 #include "report/kernel_occupancy_report.h"
 #include "report/kernels_report.h"
 #include "report/ops_report.h"

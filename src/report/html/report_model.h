@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "report/json_output.h"
+#include "io/json_fwd.h"
 #include "tensormorph/analysis/compare/compare.h"
 #include "tensormorph/analysis/diff/diff.h"
 #include "tensormorph/analysis/findings/findings.h"
