@@ -80,7 +80,7 @@ python: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target tensormorph_python tensormorph
 
 # The hostile-input suite alone (part of `make test`): the tests under ASan + UBSan, every fuzz
-# harness on a fixed seed for TM_FUZZ_RUNS inputs (default 2000, at most 30 s) each, ThreadSanitizer on the
+# harness on a fixed seed for TM_FUZZ_RUNS inputs (default 2000, at most 20 s) each, ThreadSanitizer on the
 # parallel importer.
 sanitize: check-data build
 	@JOBS=$(JOBS) TM_SHARED_DATA=$(SHARED_DATA) scripts/sanitize.sh

@@ -8,8 +8,8 @@
 #   scripts/fuzz.sh [BUILD_DIR]
 #       as `make test` runs it: reproducible — seed 1, TM_FUZZ_RUNS inputs per harness (default
 #       2000) from a fresh copy of the seeds, so a run that passed here passes in CI (a slower
-#       machine stops at the TM_FUZZ_CAP cap per harness, default 30 s, on a prefix of the same
-#       inputs; CI's 40 minutes hold 17 harnesses two at a time at 30 s);
+#       machine stops at the TM_FUZZ_CAP cap per harness, default 20 s, on a prefix of the same
+#       inputs; CI's 40 minutes hold 18 harnesses two at a time at 20 s);
 #   TM_FUZZ_SECONDS=N scripts/fuzz.sh [BUILD_DIR]     (make fuzz)
 #       exploring — N seconds per harness, a random seed, the corpus kept in $BUILD/fuzz-corpus.
 set -euo pipefail
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 BUILD=${1:-build-sanitize}
 SECONDS_EACH=${TM_FUZZ_SECONDS:-}
 DEFAULT_RUNS=${TM_FUZZ_RUNS:-2000}
-CAP_SECONDS=${TM_FUZZ_CAP:-30}
+CAP_SECONDS=${TM_FUZZ_CAP:-20}
 DATA=${TM_SHARED_DATA:-../shared/data}
 ART=$BUILD/fuzz-artifacts
 mkdir -p "$ART"

@@ -44,11 +44,25 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 asan_release_only='^(ComparePairs\.RowsAndCategoriesAddUpToKernelTime|Predict\.BeatsBothBaselinesOnEveryHeldOutModel|Calibrate\.FloorsAreThe5thPercentileOfTheRawKernelDurations|demo_without_shared)$'
 timed "ASan + UBSan tests" bash -c "cd build-sanitize && ctest --output-on-failure --no-tests=error -j $JOBS \
   --timeout 1200 -LE 'browser|headers' -E '$asan_release_only'"
+# Binary-only tests that repeat, on the largest shared traces, a command other tests run
+# sanitized; each runs in the release suite (under ASan they took 10-48 s each, 2-5x release):
+#  - CompareCategories.CommunicationIsTheTimelinesOnEveryTraceWithCollectives: compare and
+#    timeline over every trace with collectives (its one-trace siblings run here);
+#  - FindingsCli.IdleRulesFireExactlyWhereTimelineShowsTheirTime: findings and timeline over
+#    every shared trace (the other FindingsCli tests run here);
+#  - DiffCli.FailOnRegressionGatesTheExitCode, BaselineCli.TraceAndBaselineInAnyCombination...:
+#    diff the 35 MB trace_diff pair again (DiffOracle.TraceDiffControlAgainstTest runs it here);
+#  - Calibrate.ShippedCalibration..., Calibrate.RatiosAre...: calibrate over all three H100 /
+#    MI300X pairs (as the floors sweep above);
+#  - TruncatedAtEveryByte.GzipAtEveryCompressedByte: the gzip layer at every cut (fuzz_gzip
+#    fuzzes it sanitized below; the plain-text cuts run here).
+cli_release_only='^(CompareCategories\.CommunicationIsTheTimelinesOnEveryTraceWithCollectives|FindingsCli\.IdleRulesFireExactlyWhereTimelineShowsTheirTime|DiffCli\.FailOnRegressionGatesTheExitCode|BaselineCli\.TraceAndBaselineInAnyCombinationGiveTheSameRows|Calibrate\.ShippedCalibrationIsCalibrateOnTheSharedPairs|Calibrate\.RatiosAreTheTimePastTheFloorsOnMatchedRows|TruncatedAtEveryByte\.GzipAtEveryCompressedByte)$'
 timed "ASan + UBSan end-to-end tests (release test code, sanitized binary)" \
   env TM_BINARY="$PWD/build-sanitize/tensormorph" bash -c "cd build && ctest \
-  --output-on-failure --no-tests=error -j $JOBS --timeout 1200 -L e2e_cli -E '$asan_release_only'"
+  --output-on-failure --no-tests=error -j $JOBS --timeout 1200 -L e2e_cli \
+  -E '$asan_release_only|$cli_release_only'"
 
-timed "fuzzing (seed 1, ${TM_FUZZ_RUNS:-2000} inputs per harness, ${TM_FUZZ_CAP:-30} s at most)" scripts/fuzz.sh build-sanitize
+timed "fuzzing (seed 1, ${TM_FUZZ_RUNS:-2000} inputs per harness, ${TM_FUZZ_CAP:-20} s at most)" scripts/fuzz.sh build-sanitize
 
 unset ASAN_OPTIONS UBSAN_OPTIONS
 configure build-tsan "-fsanitize=thread" -DTM_BENCH=OFF -DTM_PYTHON=OFF \

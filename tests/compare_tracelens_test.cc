@@ -355,6 +355,39 @@ TEST(ComparePairs, RowsAndCategoriesAddUpToKernelTime) {
   }
 }
 
+// Two different models (Qwen on the H100, TimeSformer on the MI300X) share no op with the same
+// shapes: the table is drawn, but no verdict ("gemm 4.77x slower" of unrelated work), and a
+// warning says why. The same model on both GPUs still gets its verdict.
+TEST(ComparePairs, DifferentWorkloadsGetNoVerdict) {
+  const std::vector<std::string> unrelated = {PairPath("h100", "qwen1.5-0.5b"),
+                                              PairPath("mi300", "timesformer")};
+  RunResult r = RunTensormorph({"compare", "--format", "json", unrelated[0], unrelated[1]});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  const json doc = json::parse(r.out);
+  for (const json& side : doc["sides"]) {
+    // The test's own reading: the share of each side's kernel time in matched rows.
+    int64_t matched = 0;
+    for (const json& row : doc["rows"]) {
+      const json& cell = row["sides"][side["input"].get<size_t>()];
+      if (row["status"] == "matched" && !cell.is_null())
+        matched += cell["device_ns"].get<int64_t>();
+    }
+    EXPECT_LT(2 * matched, side["kernel_ns"].get<int64_t>());
+  }
+  EXPECT_EQ(doc["verdict"], "");
+  ASSERT_EQ(doc["warnings"].size(), 1u) << doc["warnings"];
+  EXPECT_NE(doc["warnings"][0].get<std::string>().find("do not look like the same workload"),
+            std::string::npos);
+  EXPECT_NE(r.err.find("warning: "), std::string::npos) << r.err;
+  RunResult table = RunTensormorph({"compare", "--quiet", unrelated[0], unrelated[1]});
+  EXPECT_EQ(table.out.find(" slower"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("No verdict: "), std::string::npos) << table.out;
+
+  const json same = Compare({PairPath("h100", "qwen1.5-0.5b"), PairPath("mi300", "qwen1.5-0.5b")});
+  EXPECT_NE(same["verdict"], "");
+  EXPECT_TRUE(same["warnings"].empty());
+}
+
 TEST(ComparePairs, RefusesOneTraceAndTooManyLabels) {
   const std::string path = PairPath("h100", "qwen1.5-0.5b");
   RunResult one = RunTensormorph({"compare", path});

@@ -65,20 +65,24 @@ const std::map<std::string, Expected>& Table() {
         {"other/rocprof_compute/vcopy_MI300X_A1/sysinfo.csv", {"rocprof", "rocm", 1, ""}},
         {"other/rocprof_compute/vcopy_MI300X_A1/timestamps.csv", {"rocprof", "rocm", 1, ""}},
         // rocprof v1 on MI250X (one run: CSV, --stats summary, SQLite, rocminfo dump) and its
-        // Chrome trace from an RDNA4 run. results.db is read by a later change (issue 40).
+        // Chrome trace from an RDNA4 run.
         {"other/rocprof_v1/mi250x_hpctraining/results.csv", {"rocprof", "rocm", 1, ""}},
-        {"other/rocprof_v1/mi250x_hpctraining/results.db",
-         {"", "", 0, "not an Nsight Systems export"}},
+        {"other/rocprof_v1/mi250x_hpctraining/results.db", {"rocprof", "rocm", 1, ""}},
         // rocprof v1's --stats summary names the results.csv written beside it.
         {"other/rocprof_v1/mi250x_hpctraining/results.stats.csv",
          {"", "", 0,
           "a rocprof v1 statistics file (--stats: totals per name, no dispatches or times); "
           "read " TM_SHARED_DATA
           "/other/rocprof_v1/mi250x_hpctraining/results.csv beside it instead"}},
-        {"other/rocprof_v1/mi250x_hpctraining/results.sysinfo.txt", {"", "", 0, kNotATrace}},
+        {"other/rocprof_v1/mi250x_hpctraining/results.sysinfo.txt",
+         {"", "", 0,
+          "rocminfo's text (rocprof v1's sysinfo file: the run's agents, no dispatches); "
+          "read " TM_SHARED_DATA
+          "/other/rocprof_v1/mi250x_hpctraining/results.csv beside it instead"}},
         {"other/rocprof_v1/r9700_rdna4_llamacpp/results.json", {"rocprof", "rocm", 1, ""}},
-        // TPU v6e: only the host plane is read today, with a warning per TPU plane (issue 40).
-        {"kineto/jax_xplane/xprof_tpu_v6e_4chip_inference_2.xplane.pb", {"jax-xplane", "", 0, ""}},
+        // TPU v6e: four TPUs, their XLA ops as kernels (backend other).
+        {"kineto/jax_xplane/xprof_tpu_v6e_4chip_inference_2.xplane.pb",
+         {"jax-xplane", "other", 4, ""}},
         // rocprofv3 (current): the traces, and the files that hold no dispatches.
         // rocprof-compute 3.5's SQLite database (MI350).
         {"other/rocprof_compute_db/rocprof_compute_3.5_mi350_23ed6f36.db",

@@ -313,6 +313,45 @@ TEST(FindingsCli, Fp32MatmulGainIsTheTimeAtTheTf32Roof) {
   EXPECT_EQ(fp32[0]["estimated_gain_ns"], sum);
 }
 
+// fp32_matmul on a V100 (HTA's trace_diff "test" side: FP32 aten::mm and aten::linear, volta_sgemm
+// kernels): Volta has FP16 tensor cores and no TF32, so the gain is the time at the FP16 matrix
+// roof (the V100's peak and bandwidth from `devices --format json`), and the fix is mixed
+// precision, not allow_tf32.
+TEST(FindingsCli, Fp32MatmulOnVoltaUsesTheFp16TensorCoreRoof) {
+  const std::string trace = "hta/trace_diff/test.json.gz";
+  const json roofline = RunJson({"roofline", (kKineto / trace).string()});
+  const std::vector<json> fp32 = OfRule(Findings(trace), "fp32_matmul");
+  ASSERT_EQ(fp32.size(), 1u);
+  const json devices = RunJson({"devices"}, false);
+  const json* v100 = nullptr;
+  for (const json& d : devices["devices"]) {
+    if (d["key"] == "v100-sxm2-16gb") v100 = &d;
+  }
+  ASSERT_NE(v100, nullptr);
+  EXPECT_TRUE((*v100)["tf32_matrix_flops_per_s"].is_null()) << "Volta has no TF32";
+  const double fp16 = (*v100)["fp16_matrix_flops_per_s"];
+  const double bandwidth = (*v100)["memory_bandwidth_bytes_per_s"].get<double>();
+  int64_t sum = 0;
+  for (const json& item : fp32[0]["top"]) {
+    const json* row = RoofRow(roofline, item["name"]);
+    ASSERT_NE(row, nullptr);
+    EXPECT_EQ((*row)["precision"], "fp32");
+    const double ceiling = (*row)["ceiling_flops_per_s"];
+    const double fp16_ceiling =
+        std::min(fp16, (*row)["arithmetic_intensity"].get<double>() * bandwidth);
+    const int64_t total = (*row)["total_ns"];
+    const int64_t gain =
+        total - static_cast<int64_t>(static_cast<double>(total) * ceiling / fp16_ceiling);
+    EXPECT_EQ(item["figures"]["gain_ns"], gain) << item["name"];
+    sum += gain;
+  }
+  EXPECT_EQ(fp32[0]["estimated_gain_ns"], sum);
+  EXPECT_NE(fp32[0].dump().find("fp16_matrix_flops_per_s"), std::string::npos) << fp32[0];
+  const std::string fix = fp32[0]["fix"];
+  EXPECT_NE(fix.find("torch.float16"), std::string::npos) << fix;
+  EXPECT_EQ(fix.find("allow_tf32"), std::string::npos) << fix;
+}
+
 // low_occupancy: occupancy's rows with >= 5 % of the file's kernel time and < 50 % theoretical
 // occupancy, no gain claimed; none on the MI300X trace, whose launches carry no registers.
 TEST(FindingsCli, LowOccupancyRowsAreOccupancysRows) {
@@ -342,6 +381,48 @@ TEST(FindingsCli, LowOccupancyRowsAreOccupancysRows) {
   EXPECT_EQ(got, want);
   EXPECT_EQ(got.size(), 4u);
   EXPECT_TRUE(OfRule(Findings(kMi300Qwen), "low_occupancy").empty());
+}
+
+// low_occupancy on vendor library kernels: alexnet's four rows are all cuBLAS / cuDNN kernels
+// (read here from their names: an architecture prefix with sgemm/gcgemm, cudnn, xmma fprop),
+// which no __launch_bounds__ reaches; each finding names the library and says what the user can
+// change. NCCL's kernels are left out: on the nccl trace the AllReduce kernel is occupancy's
+// row with >= 5 % of the time below 50 %, and no finding is about it.
+TEST(FindingsCli, LowOccupancyOfLibraryKernelsSaysWhatTheUserCanChange) {
+  auto vendor = [](const std::string& n) {
+    return n.rfind("ampere_", 0) == 0 || n.rfind("cudnn_", 0) == 0 ||
+           n.find("xmma_fprop") != std::string::npos;
+  };
+  const std::vector<json> found = OfRule(Findings(kAlexnet), "low_occupancy");
+  ASSERT_EQ(found.size(), 4u);
+  for (const json& f : found) {
+    const std::string kernel = f["where"]["kernel"];
+    EXPECT_TRUE(vendor(kernel)) << kernel;
+    const std::string fix = f["fix"];
+    EXPECT_EQ(fix.find("__launch_bounds__"), std::string::npos) << kernel << ": " << fix;
+    EXPECT_NE(fix.find("the library's choice"), std::string::npos) << kernel << ": " << fix;
+    EXPECT_NE(
+        f.dump().find(kernel.rfind("cudnn", 0) == 0 || kernel.find("fprop") != std::string::npos
+                          ? "cuDNN"
+                          : "cuBLAS"),
+        std::string::npos)
+        << f.dump();
+  }
+
+  const json occupancy = RunJson({"occupancy", (kKineto / kNccl).string()});
+  const json kernels = RunJson({"kernels", (kKineto / kNccl).string()});
+  bool nccl_row_qualifies = false;
+  for (const json& r : occupancy["rows"]) {
+    const std::string name = r["name"];
+    if (name.rfind("ncclKernel", 0) != 0 || r["theoretical_occupancy"].is_null()) continue;
+    nccl_row_qualifies |=
+        r["theoretical_occupancy"].get<double>() < 0.5 &&
+        100.0 * r["total_ns"].get<double>() / kernels["total_ns"].get<double>() >= 5;
+  }
+  EXPECT_TRUE(nccl_row_qualifies) << "the NCCL kernel would have been a finding";
+  for (const json& f : OfRule(Findings(kNccl), "low_occupancy")) {
+    EXPECT_NE(f["where"]["kernel"].get<std::string>().rfind("ncclKernel", 0), 0u) << f.dump();
+  }
 }
 
 // stragglers: the ranks timeline marks, each with its median step's excess over the job's; the

@@ -630,5 +630,39 @@ TEST(KinetoOracleMultiFile, ByInputRowsMatchEachFile) {
   EXPECT_EQ((*doc)["total_ns"].get<int64_t>(), want_total) << "total_ns";
 }
 
+// Two unrelated runs, one CUDA (Qwen on an H100) and one ROCm (TimeSformer on an MI300X), are
+// not one job's ranks: without --by-input the kernels are kept apart anyway, with a warning, and
+// each input's rows hold its own kernels (the oracle's, per file) at shares of its own time.
+TEST(KinetoOracleMultiFile, UnrelatedInputsAreKeptApart) {
+  const std::vector<fs::path> files = {
+      KinetoDir() / "tracelens_pairs/h100_qwen1.5-0.5b_inference.json.gz",
+      KinetoDir() / "tracelens_pairs/mi300_timesformer_inference.json.gz"};
+  std::vector<std::string> args = {"kernels", "--format", "json"};
+  for (const fs::path& f : files) args.push_back(f.string());
+  const RunResult r = RunTensormorph(args);
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.err.find("not one job"), std::string::npos) << r.err;
+  const json doc = json::parse(r.out);
+  std::vector<int64_t> total(files.size(), 0);
+  std::vector<double> percent(files.size(), 0);
+  std::vector<size_t> rows(files.size(), 0);
+  for (const json& row : doc["rows"]) {
+    ASSERT_TRUE(row.contains("input")) << row.dump();
+    const size_t input = row["input"].get<size_t>();
+    ASSERT_LT(input, files.size());
+    EXPECT_EQ(row["backend"], input == 0 ? "cuda" : "rocm") << row.dump();
+    total[input] += row["total_ns"].get<int64_t>();
+    percent[input] += row["percent"].get<double>();
+    ++rows[input];
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    const OracleResult& oracle = Oracle(files[i]);
+    ASSERT_TRUE(oracle.ok) << oracle.error;
+    EXPECT_EQ(total[i], OracleTotal(oracle)) << files[i];
+    EXPECT_EQ(rows[i], oracle.kernels.size()) << files[i];
+    EXPECT_NEAR(percent[i], 100.0, 1e-6) << files[i];
+  }
+}
+
 }  // namespace TM_UNITY_ID
 }  // namespace

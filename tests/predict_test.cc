@@ -210,6 +210,42 @@ TEST(Predict, RooflineRowsAreTheFormulaOnTheTargetsPeaks) {
   EXPECT_GE(checked, 5u);
 }
 
+// H100 -> H200, one family (sm_90): every row is the H100's measured time times the ratio of the
+// two devices' roofs (peaks from `devices --format json`): the counted part by its roof times, the
+// rest by the bandwidths. The H200's BF16 peak is the H100's, so compute-bound GEMMs stay at 1x
+// (a cross-family calibration predicted them at 0.45x); nothing is slower on the H200.
+TEST(Predict, SameFamilyTargetKeepsTheRowsOwnEfficiency) {
+  const json devices = RunJson({"devices"});
+  const json doc =
+      RunJson({"predict", PairPath("h100", "qwen1.5-0.5b"), "--device", "h200-sxm-141gb"});
+  const double bw_h100 = Peak(devices, "h100-sxm5-80gb", "memory_bandwidth_bytes_per_s");
+  const double bw_h200 = Peak(devices, "h200-sxm-141gb", "memory_bandwidth_bytes_per_s");
+  ASSERT_GT(bw_h200, bw_h100);
+  size_t compute_bound_gemms = 0;
+  for (const json& row : doc["rows"]) {
+    const json& p = row["predictions"][0];
+    ASSERT_EQ(p["model"], "roof_ratio") << row["key"];
+    const double measured = row["measured_ns"], counted = row["counted_ns"];
+    double expected = (measured - counted) * bw_h100 / bw_h200;
+    if (counted > 0) {
+      // docs/roofline.md: 16-bit formats at the matrix rate; FP32 at the vector rate on NVIDIA.
+      const std::string precision = row["precision"];
+      const std::string peak =
+          precision == "fp32" ? "fp32_flops_per_s" : precision + "_matrix_flops_per_s";
+      auto roof = [&](const char* key, double bandwidth) {
+        return std::max(row["flops"].get<double>() / Peak(devices, key, peak),
+                        row["bytes"].get<double>() / bandwidth);
+      };
+      const double ratio = roof("h200-sxm-141gb", bw_h200) / roof("h100-sxm5-80gb", bw_h100);
+      expected += counted * ratio;
+      if (row["category"] == "gemm" && ratio == 1.0) ++compute_bound_gemms;
+    }
+    EXPECT_NEAR(p["predicted_ns"].get<double>(), expected, 1.0) << row["key"];
+    EXPECT_LE(p["predicted_ns"].get<double>(), measured + 1) << row["key"];
+  }
+  EXPECT_GE(compute_bound_gemms, 3u);
+}
+
 TEST(Predict, TotalsAddUpAndNoneIsNeverACopy) {
   const std::string trace = PairPath("h100", "qwen1.5-0.5b");
   const json kernels = RunJson({"kernels", trace});
@@ -241,8 +277,9 @@ TEST(Predict, TotalsAddUpAndNoneIsNeverACopy) {
     EXPECT_EQ(total["predicted_ns"], predicted);
     EXPECT_EQ(total["unpredicted_measured_ns"], unpredicted);
   }
-  // No ratio between two sm_90 devices is calibrated, and the CPU entry has no peaks.
-  EXPECT_GT(doc["totals"][2]["unpredicted_measured_ns"].get<int64_t>(), 0);
+  // The H200 is of the H100's family: every row by the roofs' ratio (roof_ratio), none left
+  // out; the CPU entry has no peaks.
+  EXPECT_EQ(doc["totals"][2]["unpredicted_measured_ns"], 0);
   EXPECT_EQ(doc["totals"][3]["unpredicted_measured_ns"], kernel_ns);
   EXPECT_FALSE(doc["targets"][3]["unusable"].is_null());
 }
@@ -314,6 +351,32 @@ TEST(Predict, BeatsBothBaselinesOnEveryHeldOutModel) {
   }
   EXPECT_LT(Median(all.model), Median(all.no_change));
   EXPECT_LT(Median(all.model), Median(all.peak_ratio));
+}
+
+// `predict A --measured B` with B another model (Qwen on the H100 against TimeSformer on the
+// MI300X): no op matches, so there is nothing to score; the evaluation says so instead of
+// "Model 0.0 %, No change 0.0 %" over zero rows. The same model measured there is scored.
+TEST(Predict, MeasuredOnAnotherWorkloadIsNotScored) {
+  const std::string h100 = PairPath("h100", "qwen1.5-0.5b");
+  RunResult r = RunTensormorph(
+      {"predict", "--format", "json", h100, "--measured", PairPath("mi300", "timesformer")});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.err.find("warning: not evaluated on"), std::string::npos) << r.err;
+  const json doc = json::parse(r.out);
+  const json& evaluation = doc["evaluation"];
+  EXPECT_TRUE(evaluation["overall"].is_null()) << evaluation;
+  EXPECT_TRUE(evaluation["categories"].empty()) << evaluation;
+  EXPECT_NE(evaluation["no_basis"].get<std::string>().find("do not look like the same workload"),
+            std::string::npos)
+      << evaluation;
+  RunResult table =
+      RunTensormorph({"predict", "--quiet", h100, "--measured", PairPath("mi300", "timesformer")});
+  EXPECT_NE(table.out.find("Not evaluated on"), std::string::npos) << table.out;
+  EXPECT_EQ(table.out.find("No change"), std::string::npos) << table.out;
+
+  const json same = RunJson({"predict", h100, "--measured", PairPath("mi300", "qwen1.5-0.5b")});
+  EXPECT_TRUE(same["evaluation"]["no_basis"].is_null());
+  EXPECT_GT(same["evaluation"]["overall"]["rows"].get<int>(), 0);
 }
 
 TEST(Predict, UsageErrorsSayWhatToDo) {

@@ -55,10 +55,15 @@ std::vector<std::string> Split(const std::string& line) {
 std::vector<std::map<std::string, std::string>> ReadCsv(const std::string& path) {
   std::ifstream in(path);
   std::string line;
-  std::getline(in, line);
+  auto next = [&] {  // a line without its line end (the MI300X workload's files are CRLF)
+    if (!std::getline(in, line)) return false;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return true;
+  };
+  next();
   const std::vector<std::string> header = Split(line);
   std::vector<std::map<std::string, std::string>> rows;
-  while (std::getline(in, line)) {
+  while (next()) {
     if (line.empty()) continue;
     const std::vector<std::string> f = Split(line);
     std::map<std::string, std::string> row;
@@ -278,6 +283,72 @@ TEST(RocprofComputeE2E, BadFolders) {
   }
   EXPECT_TRUE(warned) << in0["warnings"];
   fs::remove_all(dir);
+}
+
+// The columns of a wide pmc_perf.csv that are not counters: rocprof-compute's identity and launch
+// columns, and the copies a side-by-side merge of passes adds (Wave_Size_1, XCC_Index_9).
+bool IsIdentity(const std::string& column) {
+  static const std::vector<std::string> kIdentity = {
+      "Dispatch_ID", "GPU_ID",         "Grid_Size", "Workgroup_Size",  "LDS_Per_Workgroup",
+      "Arch_VGPR",   "Accum_VGPR",     "SGPR",      "Wave_Size",       "Scratch_Per_Workitem",
+      "Kernel_Name", "Correlation_ID", "XCC_Index", "Start_Timestamp", "End_Timestamp"};
+  for (const std::string& id : kIdentity) {
+    if (column == id) return true;
+    if (column.rfind(id + "_", 0) == 0 &&
+        column.find_first_not_of("0123456789", id.size() + 1) == std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// rocprof-compute profiling through rocpd (ROCm 7) writes pmc_perf.csv long: one row per
+// (dispatch, counter) under its SQL's header (GPU_ID, Dispatch_ID, ..., Counter_Name,
+// Counter_Value over rocpd's counters_collection view). Built here from the real MI300X
+// workload's wide file, cell by cell, the long folder must read as
+// the wide one: its 3 dispatches, not 3 x the counters, and the same roofline counters.
+TEST(RocprofComputeE2E, LongRocpdPmcPerfIsPivotedToTheWideFilesDispatches) {
+  const fs::path dir = fs::temp_directory_path() / "tm_rocprof_compute_long" / "vcopy_MI300X";
+  fs::remove_all(dir.parent_path());
+  fs::create_directories(dir);
+  fs::copy_file(kMi300 + "/sysinfo.csv", dir / "sysinfo.csv");
+  std::ofstream out(dir / "pmc_perf.csv");
+  out << "GPU_ID,Dispatch_ID,Grid_Size,Workgroup_Size,LDS_Per_Workgroup,Scratch_Per_Workitem,"
+         "Arch_VGPR,Accum_VGPR,SGPR,Kernel_Name,Start_Timestamp,End_Timestamp,Kernel_ID,"
+         "Counter_Name,Counter_Value\n";
+  size_t counter_rows = 0, dispatches = 0;
+  for (const auto& row : ReadCsv(kMi300 + "/pmc_perf.csv")) {
+    ++dispatches;
+    const std::string identity =
+        row.at("GPU_ID") + "," + row.at("Dispatch_ID") + "," + row.at("Grid_Size") + "," +
+        row.at("Workgroup_Size") + "," + row.at("LDS_Per_Workgroup") + "," +
+        row.at("Scratch_Per_Workitem") + "," + row.at("Arch_VGPR") + "," + row.at("Accum_VGPR") +
+        "," + row.at("SGPR") + ",\"" + row.at("Kernel_Name") + "\"," + row.at("Start_Timestamp") +
+        "," + row.at("End_Timestamp") + ",0,";
+    for (const auto& [column, value] : row) {
+      if (IsIdentity(column)) continue;
+      out << identity << column << ',' << value << '\n';
+      ++counter_rows;
+    }
+  }
+  out.close();
+  ASSERT_EQ(dispatches, 3u);
+  ASSERT_GT(counter_rows, 2000u * dispatches);
+
+  const json wide = RunJson({"roofline", "--format", "json", kMi300});
+  const json lng = RunJson({"roofline", "--format", "json", dir.string()});
+  EXPECT_EQ(lng["kernel_count"], 3);
+  EXPECT_EQ(lng["kernel_count"], wide["kernel_count"]);
+  ASSERT_EQ(lng["rows"].size(), 1u) << lng;
+  for (const char* field : {"name", "count", "flops", "dram_bytes", "precision", "peak_source"}) {
+    EXPECT_EQ(lng["rows"][0][field], wide["rows"][0][field]) << field;
+  }
+  const json info = RunJson({"info", "--format", "json", (dir / "pmc_perf.csv").string()});
+  EXPECT_EQ(info["inputs"][0]["counts"]["kernels"], 3);
+  EXPECT_NE(info["inputs"][0]["format_version"].get<std::string>().find("pivoted"),
+            std::string::npos)
+      << info["inputs"][0]["format_version"];
+  fs::remove_all(dir.parent_path());
 }
 
 }  // namespace TM_UNITY_ID

@@ -4,11 +4,14 @@
 // quotes strings and never escapes quotes), sharing no code with src/.
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -309,6 +312,98 @@ TEST(RocprofImportE2E, V1ChromeTraceKernelsFromTheDispatchNanoseconds) {
         << devices;
     EXPECT_EQ(devices[0]["index"], 1) << devices;
   }
+}
+
+// rocminfo's text as rocprof v1 stores it (results.sysinfo.txt): per "Agent N" block, the value
+// of one of the agent's own fields (two-space indent), read here line by line.
+std::map<int64_t, std::map<std::string, std::string>> RocminfoByNode(const std::string& text) {
+  std::map<int64_t, std::map<std::string, std::string>> by_node;
+  std::map<std::string, std::string> agent;
+  auto flush = [&] {
+    if (agent.count("Node")) by_node[std::stoll(agent["Node"])] = agent;
+    agent.clear();
+  };
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("Agent ", 0) == 0) flush();
+    if (line.size() < 3 || line.rfind("  ", 0) != 0 || line[2] == ' ') continue;
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = line.substr(2, colon - 2), value = line.substr(colon + 1);
+    value.erase(0, value.find_first_not_of(' '));
+    value.erase(value.find_last_not_of(' ') + 1);
+    agent[key] = value;
+  }
+  flush();
+  return by_node;
+}
+
+// rocprof v1's SQLite results.db: the kernels are the KERN table's rows, summed here with SQL
+// (KernelName keeps results.csv's quotes there), and equal those of the same run's results.csv.
+// Both name the device from results.sysinfo.txt beside them: gpu-id 8 is the agent with Node 8.
+TEST(RocprofImportE2E, V1ResultsDbIsItsKernTableAndTheRunsCsv) {
+  const std::string dir = kOther + "rocprof_v1/mi250x_hpctraining/";
+  std::map<std::string, Totals> expected;
+  std::set<int64_t> gpu_ids;
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2((dir + "results.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db,
+                               "SELECT substr(KernelName, 2, length(KernelName) - 2), \"gpu-id\", "
+                               "EndNs - BeginNs FROM KERN",
+                               -1, &st, nullptr),
+            SQLITE_OK);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    Totals& t = expected[reinterpret_cast<const char*>(sqlite3_column_text(st, 0))];
+    ++t.count;
+    t.total_ns += sqlite3_column_int64(st, 2);
+    gpu_ids.insert(sqlite3_column_int64(st, 1));
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  ASSERT_EQ(expected.size(), 13u);
+  ASSERT_EQ(gpu_ids.size(), 1u);
+  const auto agents = RocminfoByNode(ReadFile(dir + "results.sysinfo.txt"));
+  ASSERT_TRUE(agents.count(*gpu_ids.begin()));
+  const std::map<std::string, std::string>& agent = agents.at(*gpu_ids.begin());
+  for (const std::string file : {"results.db", "results.csv"}) {
+    SCOPED_TRACE(file);
+    RunResult r = RunTensormorph({"kernels", "--format", "json", "--quiet", dir + file});
+    ASSERT_EQ(r.exit_code, 0) << r.Describe();
+    ExpectKernelsDocument(Json(r), expected);
+    RunResult info = RunTensormorph({"info", "--format", "json", dir + file});
+    ASSERT_EQ(info.exit_code, 0) << info.Describe();
+    EXPECT_EQ(info.err, "") << "no warning";
+    const json input = Json(info)["inputs"][0];
+    EXPECT_NE(input["format_version"].get<std::string>().find("with results.sysinfo.txt"),
+              std::string::npos)
+        << input["format_version"];
+    const json devices = input["devices"];
+    ASSERT_EQ(devices.size(), 1u) << devices;
+    EXPECT_EQ(devices[0]["name"], agent.at("Marketing Name")) << devices;
+    EXPECT_EQ(agent.at("Name"), "gfx90a");
+    EXPECT_EQ(devices[0]["compute_capability"], "9.0") << devices;
+    EXPECT_EQ(devices[0]["sm_count"], std::stoi(agent.at("Compute Unit"))) << devices;
+  }
+}
+
+// An SQLite database without the KERN table is not read as rocprof v1 by guesswork.
+TEST(RocprofImportE2E, SqliteWithoutKernIsNotARocprofResultsDb) {
+  const fs::path dir = fs::temp_directory_path() / ("tm_rocprof_db_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "other.db").string();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(db, "CREATE TABLE KERNELS (\"BeginNs\" INTEGER); INSERT INTO KERNELS VALUES (1)",
+                   nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  sqlite3_close(db);
+  RunResult r = RunTensormorph({"info", "--input-format", "rocprof", path});
+  EXPECT_NE(r.exit_code, 0) << r.Describe();
+  EXPECT_NE(r.err.find("without rocprof v1's KERN table"), std::string::npos) << r.Describe();
+  fs::remove_all(dir);
 }
 
 }  // namespace TM_UNITY_ID

@@ -120,6 +120,22 @@ TEST(RooflineCliTest, KinetoTraceHasNoCounters) {
   ASSERT_EQ(doc["skipped"].size(), 1u);
   EXPECT_EQ(doc["skipped"][0]["count"], 2700);
   EXPECT_NE(doc["skipped"][0]["reason"].get<std::string>().find("no counters"), std::string::npos);
+  EXPECT_NE(doc["skipped"][0]["reason"].get<std::string>().find("Nsight Compute"),
+            std::string::npos)
+      << "CUDA kernels: NVIDIA's counter tool";
+}
+
+// A ROCm trace without counters is told of AMD's counter tools, not NVIDIA's.
+TEST(RooflineCliTest, RocmTraceWithoutCountersNamesAmdsCounterTools) {
+  auto r = RunTensormorph({"roofline", "--format", "json", "--quiet",
+                           TM_SHARED_DATA "/other/rocprofv3/kernel_trace.csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  Json doc = Json::parse(r.out);
+  ASSERT_EQ(doc["skipped"].size(), 1u) << doc["skipped"];
+  const std::string reason = doc["skipped"][0]["reason"];
+  EXPECT_NE(reason.find("rocprof-compute"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("rocprofv3 --pmc"), std::string::npos) << reason;
+  EXPECT_EQ(reason.find("Nsight"), std::string::npos) << reason;
 }
 
 }  // namespace TM_UNITY_ID

@@ -8,6 +8,7 @@
 // an event on a "Stream #" line of a "/device:GPU:N" plane whose name does not start with
 // copy / memcpy / memset; its duration in ns is duration_ps / 1000 rounded half away from zero.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -37,6 +38,8 @@ const std::string kCurrent = TM_SHARED_DATA "/kineto/jax_xplane/jax08_mi300_conv
 const std::string kTensorFlowNvidia =
     TM_SHARED_DATA "/kineto/xplane_nvidia/tf_gpu_multiworker_8gpu.xplane.pb";
 const std::string kJsonFixture = TM_SOURCE_DIR "/tests/data/jax/jax08_gpu1_slice.trace.json";
+const std::string kTpu =
+    TM_SHARED_DATA "/kineto/jax_xplane/xprof_tpu_v6e_4chip_inference_2.xplane.pb";
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -97,19 +100,22 @@ std::vector<WireField> Fields(std::string_view data) {
 }
 
 struct OracleEvent {
-  std::string line, name, hlo_op;
+  std::string line, name, display_name, hlo_op;
   uint64_t duration_ps = 0, correlation = 0;
 };
 
 struct OraclePlane {
   std::string name, vendor;
   uint64_t compute_cap_major = 0, compute_cap_minor = 0;
+  uint64_t core_count = 0, memory_size = 0;
+  std::string device_type;  // device_type_string (TPU planes)
   std::vector<OracleEvent> events;
 };
 
 // id -> name of a metadata map (field `map_field` of the plane; entry 1 = key, 2 = value whose
 // field 2 is the name).
-std::map<uint64_t, std::string> MetadataNames(const std::vector<WireField>& plane, uint32_t field) {
+std::map<uint64_t, std::string> MetadataNames(const std::vector<WireField>& plane, uint32_t field,
+                                              uint32_t name_field = 2) {
   std::map<uint64_t, std::string> names;
   for (const WireField& entry : plane) {
     if (entry.number != field) continue;
@@ -119,7 +125,7 @@ std::map<uint64_t, std::string> MetadataNames(const std::vector<WireField>& plan
       if (kv.number == 1) key = kv.varint;
       if (kv.number == 2) {
         for (const WireField& v : Fields(kv.text)) {
-          if (v.number == 2) name = std::string(v.text);
+          if (v.number == name_field) name = std::string(v.text);
         }
       }
     }
@@ -137,6 +143,7 @@ std::vector<OraclePlane> WalkXSpace(const std::string& path) {
     OraclePlane out;
     const auto stat_names = MetadataNames(plane, 5);
     const auto event_names = MetadataNames(plane, 4);
+    const auto display_names = MetadataNames(plane, 4, 4);  // XEventMetadata.display_name
     // A stat's (name, text or integer).
     auto stat = [&](std::string_view bytes, std::string* name, std::string* text, uint64_t* n) {
       for (const WireField& f : Fields(bytes)) {
@@ -155,6 +162,9 @@ std::vector<OraclePlane> WalkXSpace(const std::string& path) {
         if (name == "device_vendor") out.vendor = text;
         if (name == "compute_cap_major") out.compute_cap_major = n;
         if (name == "compute_cap_minor") out.compute_cap_minor = n;
+        if (name == "core_count") out.core_count = n;
+        if (name == "memory_size") out.memory_size = n;
+        if (name == "device_type_string") out.device_type = text;
       }
       if (f.number != 3) continue;
       std::string line_name;
@@ -167,8 +177,10 @@ std::vector<OraclePlane> WalkXSpace(const std::string& path) {
         OracleEvent ev;
         ev.line = line_name;
         for (const WireField& ef : Fields(e)) {
-          if (ef.number == 1)
+          if (ef.number == 1) {
             ev.name = event_names.count(ef.varint) ? event_names.at(ef.varint) : "";
+            ev.display_name = display_names.count(ef.varint) ? display_names.at(ef.varint) : "";
+          }
           if (ef.number == 3) ev.duration_ps = ef.varint;
           if (ef.number == 4) {
             std::string name, text;
@@ -201,6 +213,7 @@ struct Expected {
   std::map<int, Totals> kernels_by_gpu, copies_by_gpu;
   std::map<int, std::set<std::string>> stream_lines_by_gpu;  // "Stream #" lines with kernels
   std::map<int, std::pair<uint64_t, uint64_t>> compute_cap_by_gpu;
+  std::map<int, std::pair<uint64_t, uint64_t>> cores_and_memory_by_gpu;
   std::map<std::string, Totals> kernels_by_name;
   std::map<std::string, Totals> kernels_by_hlo_op;  // kernels with an hlo_op
   std::map<int, std::map<std::string, Totals>> names_by_gpu, hlo_ops_by_gpu;
@@ -217,6 +230,7 @@ Expected Expect(const std::string& path) {
       x.vendors.insert(p.vendor);
       const int gpu = std::stoi(p.name.substr(12));
       x.compute_cap_by_gpu[gpu] = {p.compute_cap_major, p.compute_cap_minor};
+      x.cores_and_memory_by_gpu[gpu] = {p.core_count, p.memory_size};
       for (const OracleEvent& e : p.events) {
         if (e.line.rfind("Stream #", 0) != 0) continue;
         if (!IsCopyName(e.name)) x.stream_lines_by_gpu[gpu].insert(e.line);
@@ -419,6 +433,89 @@ TEST(XplaneImport, InfoShowsFormatBackendAndDevices) {
   RunResult table = RunTensormorph({"info", kCurrent});
   EXPECT_EQ(table.exit_code, 0) << table.Describe();
   EXPECT_NE(table.out.find("jax-xplane"), std::string::npos) << table.out;
+}
+
+// JAX names no GPU on ROCm: each device plane says gfx 9.4 (compute_cap 9.4), 304 cores and
+// 192.0 GiB, read here from the wire. That is an MI300X's datasheet (304 CUs, 192 GB HBM3) and no
+// other entry's, so the device is matched by its hardware, and the roofline has its ceilings.
+TEST(XplaneImport, UnnamedMi300xDevicesMatchByHardware) {
+  const Expected x = Expect(kCurrent);
+  ASSERT_EQ(x.cores_and_memory_by_gpu.size(), 8u);
+  for (const auto& [gpu, hardware] : x.cores_and_memory_by_gpu) {
+    EXPECT_EQ(x.compute_cap_by_gpu.at(gpu), (std::pair<uint64_t, uint64_t>{9, 4})) << gpu;
+    EXPECT_EQ(hardware.first, 304u) << gpu;
+    // 206,141,652,992 bytes: 192.0 GiB to the tenth, the 192 GB of HBM3 the runtime reports.
+    EXPECT_NEAR(static_cast<double>(hardware.second) / (1ull << 30), 192.0, 0.05) << gpu;
+  }
+  const json doc = RunJson({"info", kCurrent, "--format", "json"});
+  const json& devices = doc.at("inputs").at(0).at("devices");
+  ASSERT_EQ(devices.size(), 8u);
+  for (const json& d : devices) {
+    EXPECT_TRUE(!d.contains("name") || d["name"].is_null() || d["name"] == "") << d;
+    EXPECT_EQ(d.at("database").at("key"), "mi300x") << d;
+    EXPECT_EQ(d.at("database").at("reason").get<std::string>().rfind("matched by hardware", 0), 0u)
+        << d;
+  }
+  RunResult table = RunTensormorph({"info", kCurrent});
+  EXPECT_NE(table.out.find("device database: mi300x (matched by hardware"), std::string::npos)
+      << table.out;
+}
+
+// A TPU XSpace (4 x TPU v6e): each TPU plane's "XLA Ops" events, walked here from the wire, are
+// the kernels of that TPU, named by their instruction (display_name), times rounded from ps to ns
+// one by one; the device is named by the plane's device_type_string. kernels, timeline and
+// report all run on it.
+TEST(XplaneImport, TpuXlaOpsAreTheKernelsOfTheirTpu) {
+  std::map<std::string, Totals> by_name;
+  std::map<int, Totals> by_tpu;
+  std::map<int, std::string> device_type;
+  for (const OraclePlane& p : WalkXSpace(kTpu)) {
+    if (p.name.rfind("/device:TPU:", 0) != 0) continue;
+    const int tpu = std::stoi(p.name.substr(12));
+    device_type[tpu] = p.device_type;
+    for (const OracleEvent& e : p.events) {
+      if (e.line != "XLA Ops") continue;
+      const int64_t ns = static_cast<int64_t>((e.duration_ps + 500) / 1000);
+      for (Totals* t : {&by_name[e.display_name.empty() ? e.name : e.display_name], &by_tpu[tpu]}) {
+        ++t->count;
+        t->total_ns += ns;
+      }
+    }
+  }
+  ASSERT_EQ(by_tpu.size(), 4u);
+  Totals all;
+  for (const auto& [tpu, t] : by_tpu) {
+    all.count += t.count;
+    all.total_ns += t.total_ns;
+  }
+  const json kernels = RunJson({"kernels", "--format", "json", "--quiet", kTpu});
+  EXPECT_EQ(kernels.at("kernel_count"), all.count);
+  EXPECT_EQ(kernels.at("total_ns"), all.total_ns);
+  std::map<std::string, Totals> got;
+  for (const json& row : kernels.at("rows")) {
+    Totals& t = got[row.at("name").get<std::string>()];
+    t.count += row.at("count").get<uint64_t>();
+    t.total_ns += row.at("total_ns").get<int64_t>();
+    EXPECT_EQ(row.at("backend"), "other");
+  }
+  EXPECT_EQ(got, by_name);
+
+  const json info = RunJson({"info", "--format", "json", kTpu});
+  const json& devices = info.at("inputs").at(0).at("devices");
+  ASSERT_EQ(devices.size(), 4u) << devices;
+  for (const json& d : devices) {
+    const int index = d.at("index").get<int>();
+    EXPECT_EQ(d.at("backend"), "other") << d;
+    EXPECT_EQ(d.at("name"), device_type.at(index)) << d;
+    EXPECT_EQ(d.at("name"), "TPU v6 Lite") << d;
+  }
+  const json timeline = RunJson({"timeline", "--format", "json", "--quiet", kTpu});
+  EXPECT_EQ(timeline.at("devices").size(), 4u);
+  const fs::path html = fs::temp_directory_path() / ("tm_tpu_report_" + std::to_string(getpid()));
+  RunResult report = RunTensormorph({"report", "--quiet", kTpu, "-o", html.string()});
+  EXPECT_EQ(report.exit_code, 0) << report.Describe();
+  EXPECT_GT(fs::file_size(html), 0u);
+  fs::remove(html);
 }
 
 TEST(XplaneImport, KernelsTotalsMatchWireWalk) {

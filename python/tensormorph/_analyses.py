@@ -92,7 +92,10 @@ def compare(traces, by="shape", labels=None, top=0, device_specs=None):
         raise ValueError(f"{len(labels)} labels for {len(natives)} traces: one name per trace")
     text = _native.compare_json(natives, by=by, labels=labels, top=top,
                                 devices=_predict_targets(device_specs=device_specs))
-    return Result("compare", json.loads(text), {
+    document = json.loads(text)
+    for message in document["warnings"]:  # sides that do not look like one workload: no verdict
+        warnings.warn(TraceWarning(message), stacklevel=2)
+    return Result("compare", document, {
         "sides": ("sides", ()),
         "rows": ("rows", ()),
         "row_sides": ("rows[].sides", ("key",), "side"),
@@ -120,7 +123,12 @@ def predict(trace, devices=None, measured=None, calibration=None, device_specs=N
         raise ValueError("give devices=KEYS or measured=TRACE")
     text = _native.predict_json(natives[0], measured_native,
                                 _predict_targets(devices, calibration, device_specs), top)
-    return Result("predict", json.loads(text), {
+    document = json.loads(text)
+    evaluation = document.get("evaluation")
+    if evaluation and evaluation["no_basis"]:
+        warnings.warn(TraceWarning(f"not evaluated on {evaluation['measured_path']}: "
+                                   f"{evaluation['no_basis']}"), stacklevel=2)
+    return Result("predict", document, {
         "rows": ("rows", ()),
         "predictions": ("rows[].predictions", ("key",)),
         "categories": ("categories[].predictions", ("category",)),

@@ -12,6 +12,7 @@ from test_more_analyses import flat
 PAIRS = SHARED_DATA / "kineto/tracelens_pairs"
 H100 = PAIRS / "h100_qwen1.5-0.5b_inference.json.gz"
 MI300 = PAIRS / "mi300_qwen1.5-0.5b_inference.json.gz"
+OTHER_MODEL = PAIRS / "mi300_timesformer_inference.json.gz"
 
 
 @pytest.mark.parametrize("by", ["shape", "category"])
@@ -29,6 +30,18 @@ def test_compare_is_the_commands(by):
     # Each side's categories add up to its kernel time (categories[] read independently here).
     per_side = result.categories.groupby("side")["device_ns"].sum()
     assert [int(per_side[i]) for i in range(2)] == [s["kernel_ns"] for s in run.document["sides"]]
+
+
+def test_other_workloads_get_a_warning_and_no_verdict():
+    """Qwen against TimeSformer: nothing matches, so no verdict and no evaluation score; the
+    command's warning arrives through Python's warnings module."""
+    with pytest.warns(tm.TraceWarning, match="do not look like the same workload"):
+        result = tm.compare([H100, OTHER_MODEL])
+    assert result.verdict == ""
+    with pytest.warns(tm.TraceWarning, match="not evaluated on"):
+        predicted = tm.predict(H100, measured=OTHER_MODEL)
+    assert predicted.evaluation["overall"] is None
+    assert "same workload" in predicted.evaluation["no_basis"]
 
 
 def test_compare_options_are_checked():

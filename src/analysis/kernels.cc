@@ -176,8 +176,16 @@ KernelSummary SummarizeKernels(const std::vector<const LinkedTrace*>& traces,
     summary.rows.push_back(std::move(row));
     std::vector<int64_t>().swap(durations);
   }
+  // Apart, each input's rows are shares of its own kernel time: inputs that are not one job's
+  // ranks (another model, another vendor) have no common total.
+  std::map<int, int64_t> input_ns;
+  for (const KernelRow& row : summary.rows) {
+    int64_t& total = input_ns[row.input];
+    if (__builtin_add_overflow(total, row.total_ns, &total)) total = INT64_MAX;
+  }
   for (KernelRow& row : summary.rows) {
-    row.percent = summary.total_ns > 0 ? 100.0 * row.total_ns / summary.total_ns : 0.0;
+    const int64_t basis = query.by_input ? input_ns[row.input] : summary.total_ns;
+    row.percent = basis > 0 ? 100.0 * row.total_ns / basis : 0.0;
   }
   summary.row_count_before_top = RankByTotalTime(&summary.rows, query.top);
   return summary;

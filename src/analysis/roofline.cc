@@ -195,13 +195,15 @@ void ResolveDatabasePeaks(const Trace& trace, uint32_t device, Metric peak_metri
     return;
   }
   const Device& d = trace.devices[device];
-  if (d.name.empty()) {
-    row->no_ceiling_reason =
-        "the trace does not name the device (an Nsight Compute details page does not; export "
-        "--page raw, which carries device__attribute_display_name) and it measured no peaks";
+  // An unnamed device is matched by its hardware alone when the trace reports all of it.
+  const DeviceMatch match = MatchTraceDevice(devices, d);
+  if (!match.matched() && d.name.empty()) {
+    row->no_ceiling_reason = fmt::format(
+        "{} (an Nsight Compute details page names none; export --page raw, which carries "
+        "device__attribute_display_name), and it measured no peaks",
+        match.reason);
     return;
   }
-  const DeviceMatch match = MatchTraceDevice(devices, d);
   if (!match.matched()) {
     row->no_ceiling_reason =
         fmt::format("device '{}' not in the device database: {}; add it with --device-spec", d.name,

@@ -88,6 +88,19 @@ std::vector<Metric> PeakMetricsFor(Precision precision) {
   return {};
 }
 
+std::string NoCountedOpReason(Backend backend) {
+  const char* counters = backend == Backend::kCuda ? ", or collect Nsight Compute metrics"
+                         : backend == Backend::kRocm
+                             ? ", or collect counters with rocprof-compute (rocprof-compute "
+                               "profile) or rocprofv3 --pmc"
+                             : "";
+  return fmt::format(
+      "no counters, and not launched by a framework op with recorded shapes that the FLOP "
+      "counter knows (mm, addmm, bmm, baddbmm, matmul, linear, convolution, scaled-dot-product "
+      "attention; profile with record_shapes=True{})",
+      counters);
+}
+
 void AddOpShapeRows(const LinkedTrace& linked, const std::vector<DeviceSpec>& devices,
                     std::vector<RooflineRow>* rows, std::map<std::string, uint64_t>* skipped) {
   const Trace& trace = linked.trace();
@@ -140,7 +153,10 @@ void AddOpShapeRows(const LinkedTrace& linked, const std::vector<DeviceSpec>& de
   }
   for (size_t k = 0; k < trace.kernels.size(); ++k) {
     const uint32_t op = links.kernels[k].op;
-    if (op == kNoRow || counted_root[op] == kNoRow) ++(*skipped)[kNoCountedOpReason];
+    if (op != kNoRow && counted_root[op] != kNoRow) continue;
+    const uint32_t device = trace.kernels[k].device;
+    ++(*skipped)[NoCountedOpReason(device < trace.devices.size() ? trace.devices[device].backend
+                                                                 : Backend::kOther)];
   }
   for (auto& [key, g] : groups) {
     FinishGroup(trace, g, devices);

@@ -11,11 +11,9 @@
 
 namespace tensormorph {
 
-// Why kernels of a counter-less trace have no op-shape row.
-inline constexpr const char* kNoCountedOpReason =
-    "no counters, and not launched by a framework op with recorded shapes that the FLOP counter "
-    "knows (mm, addmm, bmm, baddbmm, matmul, linear, convolution, scaled-dot-product attention; "
-    "profile with record_shapes=True, or collect Nsight Compute metrics)";
+// Why kernels of a counter-less trace have no op-shape row, naming the counter tool of the
+// kernels' backend (Nsight Compute for CUDA, rocprof-compute or rocprofv3 --pmc for ROCm).
+std::string NoCountedOpReason(Backend backend);
 
 // Appends one row per (op name, backend, device) for the outermost FLOP-counted op calls of
 // `trace` (aten::linear, not also the aten::addmm inside it); adds the kernels it could not

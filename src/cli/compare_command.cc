@@ -61,6 +61,7 @@ CommandRunner AddCompareCommand(CLI::App* app) {
     query.devices = &devices;
     const std::vector<LinkedTrace> linked = LinkTraces(traces, LinkOptionsOf(options->common));
     const CompareResult result = CompareTraces(Pointers(linked), query);
+    for (const std::string& warning : result.warnings) PrintWarning(warning);
     std::ostringstream text;
     RenderCompare(options->output.empty() ? std::cout : text, Pointers(traces), result,
                   FormatOf(options->common));

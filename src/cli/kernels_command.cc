@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "report/kernels_report.h"
+#include "tensormorph/analysis/job/job.h"
 #include "tensormorph/analysis/kernels.h"
 
 namespace tensormorph {
@@ -13,6 +14,7 @@ namespace {
 struct KernelsOptions {
   CommonOptions common;
   KernelQuery query;
+  bool as_job = false;
 };
 
 }  // namespace
@@ -37,13 +39,25 @@ CommandRunner AddKernelsCommand(CLI::App* app) {
   command->add_option("--filter", query.name_filter,
                       "only kernels whose name contains TEXT (demangled or as the trace wrote it)");
   command->add_flag("--by-input", query.by_input,
-                    "keep inputs (ranks) apart instead of combining them");
+                    "keep inputs (ranks) apart instead of combining them (the default for inputs "
+                    "that are not one job)");
+  AddAsJobOption(command, &options->as_job);
   return [options]() {
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);
-    const KernelQuery& query = options->query;
+    KernelQuery query = options->query;
     const std::vector<const Trace*> inputs = Pointers(traces);
+    // Inputs that are not one job's ranks (timeline's judgement) have no common kernel table.
+    if (inputs.size() > 1 && !query.by_input) {
+      const JobLayout job = DescribeJob(inputs, options->as_job);
+      if (!job.is_job) {
+        query.by_input = true;
+        PrintWarning(job.verdict +
+                     "; kernels keeps their rows apart, each input's percentages "
+                     "of its own kernel time");
+      }
+    }
     KernelSummary summary =
         SummarizeKernels(Pointers(LinkTraces(traces, LinkOptionsOf(options->common))), query);
     if (summary.total_overflows) {

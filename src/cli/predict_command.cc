@@ -78,6 +78,9 @@ CommandRunner AddPredictCommand(CLI::App* app) {
       if (!measured.ok()) return PrintError(kExitUnreadable, measured.status().message());
       result = std::move(measured->result);
       evaluation = std::move(measured->evaluation);
+      if (!evaluation->no_basis.empty()) {
+        PrintWarning("not evaluated on " + options->measured + ": " + evaluation->no_basis);
+      }
     } else if (query.targets.empty()) {
       return PrintError(kExitUsage, "give --device KEY[,KEY...] or --measured TRACE",
                         "tensormorph predict");

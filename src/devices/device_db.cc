@@ -238,6 +238,63 @@ std::string_view UnitWord(const DeviceQuery& query) {
   return query.backend == Backend::kCuda ? "SM count" : "CU count";
 }
 
+// The entries whose architecture, SM/CU count and memory size the query's hardware fits.
+std::vector<const DeviceSpec*> HardwareFits(const std::vector<DeviceSpec>& devices,
+                                            const DeviceQuery& query) {
+  std::vector<const DeviceSpec*> fit;
+  for (const DeviceSpec& d : devices) {
+    if (!d.architecture.empty() && Disagreement(query, d).empty()) fit.push_back(&d);
+  }
+  return fit;
+}
+
+// "architecture 9.4, 304 CUs, 192.0 GiB": what the trace reported, for the reasons below.
+std::string HardwareText(const DeviceQuery& query) {
+  return fmt::format(
+      "architecture {}, {} {}{}", query.architecture, query.compute_units.value_or(0),
+      query.backend == Backend::kCuda ? "SMs" : "CUs",
+      query.memory_bytes ? fmt::format(", {:.1f} GiB", static_cast<double>(*query.memory_bytes) /
+                                                           (1024.0 * 1024 * 1024))
+                         : "");
+}
+
+// A device without a name (JAX's XPlane on ROCm, some vLLM traces), matched on its hardware
+// alone: backend, architecture, SM/CU count and memory size must all be reported and fit
+// exactly one entry. A product the table does not list with the same hardware (the H800 has the
+// H100's SMs and memory) would read as that entry, so the reason says the match is by hardware
+// and what it rests on; several entries that fit are listed and none is picked.
+DeviceMatch MatchUnnamed(const std::vector<DeviceSpec>& devices, const DeviceQuery& query) {
+  DeviceMatch match;
+  const bool gpu =
+      query.backend && (*query.backend == Backend::kCuda || *query.backend == Backend::kRocm);
+  if (!gpu || query.architecture.empty() || !query.compute_units || !query.memory_bytes) {
+    match.reason = fmt::format(
+        "the trace does not name the device, nor report the architecture, {} and memory size "
+        "that would identify it by its hardware",
+        UnitWord(query));
+    return match;
+  }
+  const std::vector<const DeviceSpec*> fit = HardwareFits(devices, query);
+  const std::string hardware = HardwareText(query);
+  if (fit.size() == 1) {
+    match.spec = fit[0];
+    match.reason = fmt::format(
+        "matched by hardware: the trace does not name the device, and its {} fit only {} (a "
+        "product the table does not list with the same hardware would read as it)",
+        hardware, fit[0]->name);
+  } else if (fit.size() > 1) {
+    match.candidates = fit;
+    match.reason = fmt::format(
+        "the trace does not name the device, and its hardware ({}) fits {} entries: {}; none "
+        "is picked",
+        hardware, fit.size(), Keys(fit));
+  } else {
+    match.reason = fmt::format(
+        "the trace does not name the device, and no entry has its hardware ({})", hardware);
+  }
+  return match;
+}
+
 // A name the table does not know, matched on what the hardware reports: vendor (backend),
 // architecture, SM/CU count and, when given, memory size. The entry must also be named inside the
 // device's name: a virtual function ("MI300X VF"), a workstation board ("V100-DGXS") or a
@@ -257,18 +314,12 @@ DeviceMatch MatchByHardware(const std::vector<DeviceSpec>& devices, const Device
         query.name, UnitWord(query));
     return match;
   }
-  std::vector<const DeviceSpec*> fit, named;
-  for (const DeviceSpec& d : devices) {
-    if (d.architecture.empty() || !Disagreement(query, d).empty()) continue;
-    fit.push_back(&d);
-    if (NameNamesModel(q, d)) named.push_back(&d);
+  const std::vector<const DeviceSpec*> fit = HardwareFits(devices, query);
+  std::vector<const DeviceSpec*> named;
+  for (const DeviceSpec* d : fit) {
+    if (NameNamesModel(q, *d)) named.push_back(d);
   }
-  const std::string hardware = fmt::format(
-      "architecture {}, {} {}{}", query.architecture, *query.compute_units,
-      query.backend == Backend::kCuda ? "SMs" : "CUs",
-      query.memory_bytes ? fmt::format(", {:.1f} GiB", static_cast<double>(*query.memory_bytes) /
-                                                           (1024.0 * 1024 * 1024))
-                         : "");
+  const std::string hardware = HardwareText(query);
   if (named.size() == 1) {
     match.spec = named[0];
     match.reason =
@@ -357,10 +408,7 @@ std::string NormalizeArchitecture(std::string_view architecture) {
 DeviceMatch MatchDevice(const std::vector<DeviceSpec>& devices, const DeviceQuery& query_in) {
   DeviceMatch match;
   ParsedName q = ParseName(query_in.name);
-  if (q.exact.empty()) {
-    match.reason = "the device has no name";
-    return match;
-  }
+  if (q.exact.empty()) return MatchUnnamed(devices, query_in);
   // A gfx target as the name is generic too: it says the architecture and nothing more.
   DeviceQuery query = query_in;
   const std::string gfx_name = GfxTargetName(query.name);

@@ -395,6 +395,49 @@ TEST(MatchByHardware, TheTraceDeviceOfTheRealMi300xVf) {
   EXPECT_EQ(MatchTraceDevice(BuiltInDevices(), d).spec->key, "mi300x");
 }
 
+// A device without a name: matched on backend, architecture, CU/SM count and memory alone.
+// The figures are the products' datasheets': MI300X 304 CUs and 192 GB HBM3 (as JAX's XPlane
+// reports its GPUs: gfx 9.4, 304 CUs, 192.0 GiB); MI210 and an MI250 GCD both 104 CUs, 64 GB.
+TEST(MatchByHardware, UnnamedDeviceMatchesOnItsHardwareAlone) {
+  DeviceMatch m = MatchDevice(Query("", "9.4", Backend::kRocm, 304, 206158430208));
+  ASSERT_TRUE(m.matched()) << m.reason;
+  EXPECT_EQ(m.spec->key, "mi300x");
+  EXPECT_TRUE(m.reason.starts_with("matched by hardware")) << m.reason;
+  EXPECT_NE(m.reason.find("304 CUs, 192.0 GiB"), std::string::npos) << m.reason;
+
+  DeviceMatch h100 = MatchDevice(Query("", "9.0", Backend::kCuda, 132, 85520809984));
+  ASSERT_TRUE(h100.matched()) << h100.reason;
+  EXPECT_EQ(h100.spec->key, "h100-sxm5-80gb");
+
+  DeviceMatch two = MatchDevice(Query("", "gfx90a", Backend::kRocm, 104, 68702699520));
+  EXPECT_FALSE(two.matched()) << "MI210 and an MI250 GCD have the same hardware";
+  EXPECT_EQ(CandidateKeys(two), (std::vector<std::string>{"mi210", "mi250"}));
+  EXPECT_NE(two.reason.find("none is picked"), std::string::npos) << two.reason;
+
+  DeviceMatch none = MatchDevice(Query("", "9.4", Backend::kRocm, 100, 206158430208));
+  EXPECT_FALSE(none.matched());
+  EXPECT_NE(none.reason.find("no entry has its hardware"), std::string::npos) << none.reason;
+}
+
+TEST(MatchByHardware, UnnamedDeviceNeedsAllOfItsHardware) {
+  // Without the memory size an MI300X's CUs and architecture would also be an MI325X's.
+  for (const DeviceQuery& q :
+       {Query("", "9.4", Backend::kRocm, 304), Query("", "", Backend::kRocm, 304, 206158430208),
+        Query("", "9.4", Backend::kRocm, {}, 206158430208),
+        Query("", "9.4", {}, 304, 206158430208)}) {
+    DeviceMatch m = MatchDevice(q);
+    EXPECT_FALSE(m.matched()) << m.reason;
+    EXPECT_NE(m.reason.find("does not name the device, nor report"), std::string::npos) << m.reason;
+  }
+  Device d;  // the trace's device as JAX reports it, through MatchTraceDevice
+  d.backend = Backend::kRocm;
+  d.compute_major = 9;
+  d.compute_minor = 4;
+  d.sm_count = 304;
+  d.total_memory_bytes = 206158430208;
+  EXPECT_EQ(MatchTraceDevice(BuiltInDevices(), d).spec->key, "mi300x");
+}
+
 TEST(MatchByHardware, DgxStationV100FitsTwoEntriesAndPicksNone) {
   // The DGX Station's V100 32GB: sm_70, 80 SMs, 32 GiB, like both the SXM2 and the PCIe board.
   DeviceMatch m =

@@ -39,11 +39,6 @@ DeviceQuery QueryForTraceDevice(const Device& device) {
 }
 
 DeviceMatch MatchTraceDevice(const std::vector<DeviceSpec>& devices, const Device& device) {
-  if (device.name.empty()) {
-    DeviceMatch match;
-    match.reason = "the trace does not name the device";
-    return match;
-  }
   return MatchDevice(devices, QueryForTraceDevice(device));
 }
 

@@ -177,7 +177,10 @@ void RenderTable(std::ostream& out, const CompareResult& result) {
                    FormatDuration(side.idle_ns), Percent(side.matched_kernel_ns, side.kernel_ns)});
   }
   header.Print(out);
-  out << '\n' << result.verdict << "\n\n";
+  out << '\n';
+  if (!result.verdict.empty()) out << result.verdict << '\n';
+  for (const std::string& warning : result.warnings) out << "No verdict: " << warning << '\n';
+  out << '\n';
 
   TextTable categories;
   categories.AddColumn("Category", A::kLeft);
@@ -310,6 +313,7 @@ Json CompareJson(const std::vector<const Trace*>& traces, const CompareResult& r
           {"inputs", std::move(inputs)},
           {"sides", std::move(sides)},
           {"verdict", result.verdict},
+          {"warnings", result.warnings},
           {"categories", std::move(categories)},
           {"row_count", result.row_count_before_top},
           {"rows", std::move(rows)}};

@@ -95,7 +95,7 @@ Json ScoreJson(const EvaluationScore& score) {
 
 Json EvaluationJson(const PredictEvaluation& e) {
   Json categories = Json::array();
-  for (size_t c = 0; c < kWorkCategoryCount; ++c) {
+  for (size_t c = 0; c < kWorkCategoryCount && e.no_basis.empty(); ++c) {
     if (!e.categories[c]) continue;
     Json score = ScoreJson(*e.categories[c]);
     score["category"] = WorkCategoryName(static_cast<WorkCategory>(c));
@@ -103,7 +103,8 @@ Json EvaluationJson(const PredictEvaluation& e) {
   }
   return {{"measured_path", e.measured_path},
           {"target", e.target_key},
-          {"overall", ScoreJson(e.overall)},
+          {"no_basis", OrNull(e.no_basis)},
+          {"overall", e.no_basis.empty() ? ScoreJson(e.overall) : Json(nullptr)},
           {"categories", std::move(categories)},
           {"rows_without_prediction", e.rows_without_prediction},
           {"target_ns_without_prediction", e.target_ns_without_prediction}};
@@ -115,6 +116,11 @@ std::string Mdape(double value) {
 
 void RenderEvaluation(std::ostream& out, const PredictEvaluation& e) {
   using A = TextTable::Align;
+  if (!e.no_basis.empty()) {
+    out << fmt::format("Not evaluated on {} ({}): {}\n\n", e.measured_path, e.target_key,
+                       e.no_basis);
+    return;
+  }
   out << fmt::format(
       "Evaluated on {} ({}): median absolute error per row, over the rows "
       "matched on both traces\n",

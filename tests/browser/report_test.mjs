@@ -530,13 +530,25 @@ const ncuFixture = [path.join(root, 'tests/data/ncu_raw_fixture.csv')];
   await dark.context.close();
 }
 
-// 1b. Traces without device work: an empty trace and a TPU profile (its TPU planes not read yet).
-// The page loads without errors and says there is nothing to draw, as `kernels` counts nothing.
+// 1b. A trace without device work: the page loads without errors and says there is nothing to
+// draw, as `kernels` counts nothing. A TPU profile has device work: its XLA ops, one lane per TPU.
 {
+  const tpu = path.join(shared, 'kineto/jax_xplane/xprof_tpu_v6e_4chip_inference_2.xplane.pb');
+  const tpuKernels = runJson('kernels', '--format', 'json', tpu);
+  const tpuInfo = runJson('info', '--format', 'json', tpu);
+  check(tpuKernels.kernel_count > 0, 'tpu: kernels counts its XLA ops');
+  const tpuPage = await open(report('tpu', [tpu]));
+  const tpuShown = await tpuPage.page.evaluate(() => ({ lanes: window.__tm.timeline.lanes,
+    rows: document.querySelectorAll('#kernels tbody tr').length }));
+  check(tpuShown.lanes === tpuInfo.inputs[0].devices.length && tpuShown.rows > 0,
+    `tpu: one timeline lane per TPU (${JSON.stringify(tpuShown)}, ${tpuInfo.inputs[0].devices.length} TPUs)`);
+  check((await paintedPixels(tpuPage.page)) > 200, 'tpu: the timeline draws the XLA ops');
+  checkClean(tpuPage, 'tpu');
+  await tpuPage.context.close();
+
   const empty = path.join(out, 'empty-trace.json');
   fs.writeFileSync(empty, '{"traceEvents": []}');
-  const tpu = path.join(shared, 'kineto/jax_xplane/xprof_tpu_v6e_4chip_inference_2.xplane.pb');
-  for (const [label, input] of [['empty', empty], ['tpu', tpu]]) {
+  for (const [label, input] of [['empty', empty]]) {
     check(runJson('kernels', '--format', 'json', input).kernel_count === 0, `${label}: kernels counts no kernel`);
     const ctx = await open(report(`no-device-work-${label}`, [input]));
     const shown = await ctx.page.evaluate(() => ({ info: document.querySelector('#timeline .tl-info').textContent,

@@ -1,7 +1,8 @@
 // The kernel summary: one row per kernel name and backend (or per device / stream), with the
 // statistics `nsys stats --report cuda_gpu_kern_sum` prints, so results can be checked against it:
 // count, total, mean, median (mean of the two middle values for even counts), min, max, sample
-// standard deviation (n - 1), and percent of the summed kernel time.
+// standard deviation (n - 1), and percent of the summed kernel time (of the row's input's when
+// inputs are kept apart).
 #pragma once
 
 #include <cstdint>

@@ -8,7 +8,9 @@
 // Devices in traces are matched by name (MatchDevice); a name the table does not know ("AMD
 // Instinct MI300X VF", "Tesla V100-DGXS-32GB", a bare "gfx90a") is matched on the hardware the
 // trace reports (backend, architecture, SM/CU count, memory size) when the name names the entry's
-// model or is a generic name of a fully listed architecture. A device that does not match exactly
+// model or is a generic name of a fully listed architecture. A device without a name is matched
+// on that hardware alone when all four are reported ("matched by hardware: ..."). A device that
+// does not match exactly
 // one entry is reported as unmatched, with the entries that fit: it never borrows another model's
 // numbers, because a roofline drawn against the wrong ceiling is worse than none.
 #pragma once
@@ -97,7 +99,8 @@ struct DeviceSpec {
 // The built-in table (device_table.cc), one entry per model and memory / form-factor variant.
 const std::vector<DeviceSpec>& BuiltInDevices();
 
-// What a trace says about a device. Everything but the name is optional and narrows the match.
+// What a trace says about a device. Everything but the name is optional and narrows the match; a
+// query without a name needs all of it.
 struct DeviceQuery {
   std::string name;
   std::string architecture;  // "sm_86", "8.6" (compute capability), "gfx90a:sramecc+:xnack-"
@@ -123,7 +126,7 @@ inline DeviceMatch MatchDevice(const DeviceQuery& query) {
 // and memory size, each only when the trace reported it.
 DeviceQuery QueryForTraceDevice(const Device& device);
 
-// MatchDevice for a device of a trace; an unnamed device matches nothing and says so.
+// MatchDevice for a device of a trace (an unnamed one by its hardware alone, see above).
 DeviceMatch MatchTraceDevice(const std::vector<DeviceSpec>& devices, const Device& device);
 
 // "sm_80" from "8.0", "80", "sm_80", "SM80"; "gfx90a" from "gfx90a:sramecc+:xnack-"; other

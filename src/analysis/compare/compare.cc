@@ -452,7 +452,17 @@ void Comparer::FinishRows(CompareResult* result) {
 
 // "MI300X: kernel time +26 % (31.9 → 40.2 ms), busy −7 %; attention 1.44× slower, gemm 1.30×
 // slower, elementwise 0.68×".
-std::string Verdict(const std::vector<CompareSide>& sides) {
+// The share of a side's kernel time in matched rows; 0 without kernel time.
+double MatchedFraction(const CompareSide& side) {
+  return side.kernel_ns > 0
+             ? static_cast<double>(side.matched_kernel_ns) / static_cast<double>(side.kernel_ns)
+             : 0.0;
+}
+
+// One line per side after the first; a side without the basis for one (see
+// kSameWorkloadMatchedFraction) gets a warning in `warnings` instead.
+std::string Verdict(const std::vector<CompareSide>& sides, CompareBy by,
+                    std::vector<std::string>* warnings) {
   std::string out;
   const CompareSide& first = sides[0];
   auto percent = [](int64_t base, int64_t value) {
@@ -461,6 +471,18 @@ std::string Verdict(const std::vector<CompareSide>& sides) {
   };
   for (size_t s = 1; s < sides.size(); ++s) {
     const CompareSide& side = sides[s];
+    if (MatchedFraction(side) < kSameWorkloadMatchedFraction ||
+        MatchedFraction(first) < kSameWorkloadMatchedFraction) {
+      warnings->push_back(fmt::format(
+          "{} and {} do not look like the same workload: only {:.1f} % and {:.1f} % of their "
+          "kernel time is in rows both ran (a verdict needs {:.0f} %), so none is drawn{}",
+          side.label, first.label, 100 * MatchedFraction(side), 100 * MatchedFraction(first),
+          100 * kSameWorkloadMatchedFraction,
+          by == CompareBy::kShape ? "; if they ran the same model with other input shapes, "
+                                    "compare --by op"
+                                  : ""));
+      continue;
+    }
     if (!out.empty()) out += '\n';
     out += fmt::format("{}: kernel time {} vs {}, GPU busy {}", side.label,
                        percent(first.kernel_ns, side.kernel_ns), first.label,
@@ -556,7 +578,7 @@ CompareResult Comparer::Run() {
   }
   result.keys_include_stack = with_stack_;
   result.keys_are_nodes = with_nodes_;
-  result.verdict = Verdict(side_totals_);
+  result.verdict = Verdict(side_totals_, query_.by, &result.warnings);
   result.sides = std::move(side_totals_);
   return result;
 }

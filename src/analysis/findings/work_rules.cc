@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "analysis/findings/rules.h"
@@ -24,6 +25,33 @@ bool IsMatmulOrConv(std::string_view name) {
          name.starts_with("aten::cudnn_convolution") || name.starts_with("aten::miopen_conv");
 }
 
+// The vendor library a kernel comes from, by its name, or "" for a kernel the user (or the
+// framework's build) compiles: its registers, shared memory and block size are the library's
+// choice, so __launch_bounds__ or -maxrregcount cannot change them.
+std::string_view VendorLibraryOf(std::string_view kernel_name) {
+  const std::string lower = [&] {
+    std::string l(kernel_name);
+    for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return l;
+  }();
+  auto has = [&](std::string_view part) { return lower.find(part) != std::string::npos; };
+  if (has("nccl") || has("rccl")) return "NCCL/RCCL";
+  if (has("cudnn") || has("implicit_convolve") || has("_fprop_") || has("_dgrad_") ||
+      has("_wgrad_")) {
+    return "cuDNN";
+  }
+  if (has("miopen") || has("naive_conv")) return "MIOpen";
+  if (lower.starts_with("cijk_")) return "rocBLAS/hipBLASLt";
+  if (has("cublas") || has("nvjet") || has("xmma") ||
+      ((lower.starts_with("volta_") || lower.starts_with("turing_") ||
+        lower.starts_with("ampere_") || lower.starts_with("sm80_") || lower.starts_with("sm90_") ||
+        lower.starts_with("sm100_")) &&
+       (has("gemm") || has("gemv")))) {
+    return "cuBLAS";
+  }
+  return "";
+}
+
 uint32_t DeviceIndexOf(const Trace& trace, const std::string& label) {
   for (uint32_t d = 0; d < trace.devices.size(); ++d) {
     if (DeviceLabel(trace, d, false) == label) return d;
@@ -31,19 +59,30 @@ uint32_t DeviceIndexOf(const Trace& trace, const std::string& label) {
   return kNoDevice;
 }
 
-// The row's time if it kept its fraction of the roof on the TF32 matrix roof; none when the
-// device has no TF32 peak.
-std::optional<double> TimeAtTf32(const InputContext& ctx, const RooflineRow& row) {
+// The tensor-core roof an FP32 matrix op can move to: TF32 where the device has it (Ampere and
+// later), else FP16 (Volta, Turing: FP16 tensor cores, no TF32), reached by autocast.
+struct MatrixRoof {
+  Metric metric;
+  double time_ns;  // the row's time had it kept its fraction of the roof on that roof
+};
+
+// The row's time on the first of TF32's and FP16's matrix roofs the device has; none when it has
+// neither, or the roof is no higher than the row's own.
+std::optional<MatrixRoof> TimeAtTensorCoreRoof(const InputContext& ctx, const RooflineRow& row) {
   if (!row.ceiling_flops_per_s || !row.flops || *row.ceiling_flops_per_s <= 0) return {};
   const uint32_t device = DeviceIndexOf(ctx.trace(), row.device);
-  RooflineRow tf32 = row;
-  tf32.peak_flops_per_s.reset();
-  ResolveDatabasePeaks(ctx.trace(), device, Metric::kTf32MatrixFlopsPerS, *ctx.devices, &tf32);
-  if (!tf32.peak_flops_per_s || !tf32.peak_bytes_per_s) return {};
-  const double ceiling =
-      std::min(*tf32.peak_flops_per_s, row.arithmetic_intensity * *tf32.peak_bytes_per_s);
-  if (ceiling <= *row.ceiling_flops_per_s) return {};
-  return static_cast<double>(row.total_ns) * *row.ceiling_flops_per_s / ceiling;
+  for (Metric metric : {Metric::kTf32MatrixFlopsPerS, Metric::kFp16MatrixFlopsPerS}) {
+    RooflineRow roof = row;
+    roof.peak_flops_per_s.reset();
+    ResolveDatabasePeaks(ctx.trace(), device, metric, *ctx.devices, &roof);
+    if (!roof.peak_flops_per_s || !roof.peak_bytes_per_s) continue;
+    const double ceiling =
+        std::min(*roof.peak_flops_per_s, row.arithmetic_intensity * *roof.peak_bytes_per_s);
+    if (ceiling <= *row.ceiling_flops_per_s) return {};
+    return MatrixRoof{metric,
+                      static_cast<double>(row.total_ns) * *row.ceiling_flops_per_s / ceiling};
+  }
+  return {};
 }
 
 FindingItem RoofItem(const RooflineRow& row, int64_t gain_ns) {
@@ -61,6 +100,7 @@ FindingItem RoofItem(const RooflineRow& row, int64_t gain_ns) {
 struct Claimed {
   int64_t gain_ns = 0;
   std::vector<std::pair<int64_t, const RooflineRow*>> rows;
+  Metric roof = Metric::kTf32MatrixFlopsPerS;  // fp32_matmul: the tensor-core roof of the gain
 };
 
 void AddRoofFinding(const InputContext& ctx, const char* rule, const std::string& device,
@@ -74,24 +114,31 @@ void AddRoofFinding(const InputContext& ctx, const char* rule, const std::string
   const RooflineRow& first = *claimed.rows.front().second;
   (first.source == "counters" ? f.where.kernel : f.where.op) = first.name;
   const bool fp32 = std::string_view(rule) == "fp32_matmul";
-  f.title = fp32 ? fmt::format("{} FP32 matrix ops on a device with TF32 tensor cores (most: {})",
-                               claimed.rows.size(), first.name)
+  const bool tf32 = claimed.roof == Metric::kTf32MatrixFlopsPerS;
+  f.title = fp32 ? fmt::format("{} FP32 matrix ops on a device with {} tensor cores (most: {})",
+                               claimed.rows.size(), tf32 ? "TF32" : "FP16 (no TF32)", first.name)
                  : fmt::format("{} ops below {:.0f} % of their roof (most: {} at {:.1f} %)",
                                claimed.rows.size(), ctx.query->attainable_roof_percent, first.name,
                                first.percent_of_roof.value_or(0));
   f.evidence = {{"rows", static_cast<int64_t>(claimed.rows.size())}};
+  if (fp32) f.evidence.push_back({"gain_roof", std::string(MetricName(claimed.roof))});
   if (!fp32) f.evidence.push_back({"attainable_percent", ctx.query->attainable_roof_percent});
   for (size_t i = 0; i < claimed.rows.size() && i < ctx.query->top_items; ++i) {
     f.top.push_back(RoofItem(*claimed.rows[i].second, claimed.rows[i].first));
   }
-  f.fix = fp32 ? "Let FP32 matrix math use the tensor cores: "
-                 "torch.backends.cuda.matmul.allow_tf32 = True and "
-                 "torch.backends.cudnn.allow_tf32 = True (or "
-                 "torch.set_float32_matmul_precision(\"high\")), or run the model under "
-                 "torch.autocast(dtype=torch.bfloat16)."
-               : "Give the op more work per launch (larger batch or fused neighbours), pick a "
-                 "better kernel (torch.compile max-autotune, cuDNN benchmark mode), and check the "
-                 "layout (channels_last for convolutions) and the precision.";
+  f.fix = fp32 && tf32 ? "Let FP32 matrix math use the tensor cores: "
+                         "torch.backends.cuda.matmul.allow_tf32 = True and "
+                         "torch.backends.cudnn.allow_tf32 = True (or "
+                         "torch.set_float32_matmul_precision(\"high\")), or run the model under "
+                         "torch.autocast(dtype=torch.bfloat16)."
+          : fp32
+              ? "This GPU's tensor cores take FP16, not TF32 (nor BF16): run the model under "
+                "automatic mixed precision, torch.autocast(\"cuda\", dtype=torch.float16) with "
+                "a torch.cuda.amp.GradScaler for training; the gain is the ops' time on the "
+                "FP16 tensor-core roof."
+              : "Give the op more work per launch (larger batch or fused neighbours), pick a "
+                "better kernel (torch.compile max-autotune, cuDNN benchmark mode), and check the "
+                "layout (channels_last for convolutions) and the precision.";
   out->push_back(std::move(f));
 }
 
@@ -106,10 +153,11 @@ void FindRoofRules(const InputContext& ctx, std::vector<Finding>* out) {
     // Short launches are launch_bound_kernels' and host_launch_gaps' concern: no roof applies.
     if (row.bound_source == "launch_duration") continue;
     if (row.precision == Precision::kFp32 && IsMatmulOrConv(row.name)) {
-      if (std::optional<double> at_tf32 = TimeAtTf32(ctx, row)) {
-        const int64_t gain = row.total_ns - static_cast<int64_t>(*at_tf32);
+      if (std::optional<MatrixRoof> at = TimeAtTensorCoreRoof(ctx, row)) {
+        const int64_t gain = row.total_ns - static_cast<int64_t>(at->time_ns);
         if (gain > 0) {
           Claimed& c = fp32_by_device[row.device];
+          c.roof = at->metric;
           c.gain_ns += gain;
           c.rows.emplace_back(gain, &row);
           continue;  // claimed: not also below_roof
@@ -157,6 +205,10 @@ void FindLowOccupancy(const InputContext& ctx, std::vector<Finding>* out) {
     const double share = 100.0 * static_cast<double>(row.total_ns) / kernel_ns;
     if (share < ctx.query->occupancy_time_percent) continue;
     if (100 * row.occupancy.occupancy >= ctx.query->low_occupancy_percent) continue;
+    // A collective's kernels run one block per channel by design: their occupancy says nothing
+    // about the work, and nothing in the kernel is the user's to change.
+    const std::string_view library = VendorLibraryOf(row.name);
+    if (library == "NCCL/RCCL") continue;
     ++reported;
     Finding f = NewFinding(ctx, "low_occupancy", 0);
     f.where.device = row.arch;
@@ -178,7 +230,16 @@ void FindLowOccupancy(const InputContext& ctx, std::vector<Finding>* out) {
     if (row.achieved) f.evidence.push_back({"achieved_percent", 100 * *row.achieved});
     std::string lift;
     StatusOr<GpuArch> arch = ParseArch(row.arch);
-    if (arch.ok() && arch->vendor == GpuVendor::kNvidia && row.registers_per_thread > 0) {
+    if (!library.empty()) {
+      f.evidence.push_back({"library", std::string(library)});
+      lift = fmt::format(
+          "a {} kernel: its registers, shared memory and block size are the library's choice, "
+          "not the code's; what can change is the problem it is given (batch and dimensions in "
+          "multiples of 8 to 128, another data type) or the algorithm the library picks "
+          "(cuDNN: torch.backends.cudnn.benchmark = True; cuBLASLt / hipBLASLt: their tuning "
+          "and autotuning options)",
+          library);
+    } else if (arch.ok() && arch->vendor == GpuVendor::kNvidia && row.registers_per_thread > 0) {
       LaunchConfig launch;
       launch.block_size = row.block_size;
       launch.registers_per_thread = row.registers_per_thread;
@@ -212,8 +273,8 @@ void FindLowOccupancy(const InputContext& ctx, std::vector<Finding>* out) {
     }
     f.fix = fmt::format(
         "{}; low occupancy matters only when the kernel is latency-bound: check "
-        "the achieved occupancy and the stall reasons in Nsight Compute first.",
-        lift);
+        "the achieved occupancy and the stall reasons in {} first.",
+        lift, arch.ok() && arch->vendor == GpuVendor::kAmd ? "rocprof-compute" : "Nsight Compute");
     out->push_back(std::move(f));
   }
 }

@@ -57,6 +57,13 @@ StatusOr<MeasuredPrediction> PredictAgainstMeasured(const LinkedTrace& source,
   }
   out.evaluation =
       EvaluatePrediction(pair, out.result, *source_spec, *query.targets[0], measured_trace.path);
+  if (!pair.warnings.empty()) {
+    out.evaluation.no_basis = pair.warnings.front();
+  } else if (out.evaluation.overall.rows == 0) {
+    out.evaluation.no_basis =
+        "no row of the trace matched one of the measured trace (same op, shapes and call count) "
+        "with a prediction";
+  }
   if (top > 0 && out.result.rows.size() > top) {
     out.result.rows.resize(top);
     out.evaluation.target_ns.resize(top);

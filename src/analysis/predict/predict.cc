@@ -36,6 +36,15 @@ class Predictor {
       p.predicted_ns = row.measured_ns;
       return p;
     }
+    // Another device of the source's family (H100 -> H200): the calibration's efficiencies and
+    // ratios describe other workloads on other families; the row's own efficiency carries over.
+    if (source_ != nullptr && target.family == source_family_) {
+      if (std::optional<double> ns = ByRoofRatio(row, *target.spec)) {
+        p.model = PredictModel::kRoofRatio;
+        p.predicted_ns = RoundNs(*ns);
+        return p;
+      }
+    }
     // The kernels of the part the FLOP counter covers (all, unless part of the row is not).
     const auto row_kernels = static_cast<double>(row.kernels);
     const double counted_kernels = row.measured_ns > 0
@@ -72,6 +81,28 @@ class Predictor {
                      : why + "no " + WorkCategoryName(row.category) + " ratio " + source_family_ +
                            " -> " + target.family + " is calibrated";
     return p;
+  }
+
+  // The row's time on a device of the source's family: the part the FLOP counter covers times
+  // (its roof time on the target / on the source), the rest taken as memory-bound (times the
+  // source's bandwidth / the target's). nullopt when a peak is unknown.
+  std::optional<double> ByRoofRatio(const PredictRow& row, const DeviceSpec& target) const {
+    const std::optional<double> source_bandwidth = BandwidthOf(*source_);
+    const std::optional<double> target_bandwidth = BandwidthOf(target);
+    if (!source_bandwidth || !target_bandwidth || *target_bandwidth <= 0) return std::nullopt;
+    double counted = 0;
+    int64_t rest = row.measured_ns;
+    if (row.flops && row.bytes && row.counted_ns > 0) {
+      const std::optional<RoofTime> on_source =
+          RoofTimeOn(*source_, row.precision, *row.flops, *row.bytes);
+      const std::optional<RoofTime> on_target =
+          RoofTimeOn(target, row.precision, *row.flops, *row.bytes);
+      if (!on_source || !on_target || on_source->ns() <= 0) return std::nullopt;
+      counted = static_cast<double>(row.counted_ns) * on_target->ns() / on_source->ns();
+      rest -= row.counted_ns;
+    }
+    return counted +
+           static_cast<double>(std::max<int64_t>(rest, 0)) * *source_bandwidth / *target_bandwidth;
   }
 
   // kernels * target floor + the time past the source floors * the category's work ratio.
@@ -139,6 +170,8 @@ const char* PredictModelName(PredictModel model) {
       return "category_ratio";
     case PredictModel::kSameDevice:
       return "same_device";
+    case PredictModel::kRoofRatio:
+      return "roof_ratio";
     case PredictModel::kNone:
       return "none";
   }

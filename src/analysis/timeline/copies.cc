@@ -65,8 +65,12 @@ std::vector<CopyBandwidth> MeasureCopies(const Trace& trace, uint32_t device,
   }
   if (by_key.empty()) return {};
   const Device* d = device < trace.devices.size() ? &trace.devices[device] : nullptr;
-  const DeviceMatch match =
-      d != nullptr && !d->name.empty() ? MatchTraceDevice(devices, *d) : DeviceMatch{};
+  DeviceMatch match;  // an unnamed device by its hardware alone (MatchTraceDevice)
+  if (d != nullptr) {
+    match = MatchTraceDevice(devices, *d);
+  } else {
+    match.reason = "the trace does not say which device ran the copies";
+  }
   std::vector<CopyBandwidth> copies;
   for (auto& entry : by_key) {
     CopyBandwidth& copy = entry.second;
@@ -77,7 +81,7 @@ std::vector<CopyBandwidth> MeasureCopies(const Trace& trace, uint32_t device,
       ResolvePeak(*match.spec, &copy);
     } else {
       copy.no_peak_reason = d == nullptr || d->name.empty()
-                                ? "the trace does not name the device"
+                                ? match.reason
                                 : fmt::format("device '{}' not in the device database", d->name);
     }
     if (copy.bytes_per_s && copy.peak_bytes_per_s && *copy.peak_bytes_per_s > 0) {

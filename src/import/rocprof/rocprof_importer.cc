@@ -14,7 +14,10 @@
 #include "import/rocprof/json_trace.h"
 #include "import/rocprof/siblings.h"
 #include "import/rocprof/side_files.h"
+#include "import/rocprof/sysinfo.h"
 #include "import/rocprof/v1_chrome_trace.h"
+#include "import/rocprof/v1_results_db.h"
+#include "io/sqlite_db.h"
 #include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::rocprof {
@@ -158,6 +161,7 @@ int RocprofImporter::SniffFolder(const std::string& folder) const {
 
 int RocprofImporter::Sniff(std::string_view head) const {
   if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  if (LooksLikeV1ResultsDb(head)) return 100;
   if (head.starts_with("{")) {
     // rocprof v1's results.json is a traceEvents document too: above the Chrome reader's 100.
     if (LooksLikeV1ChromeTrace(head)) return 110;
@@ -200,6 +204,12 @@ StatusOr<Trace> RocprofImporter::Import(const Input& input, const ImportOptions&
   StatusOr<std::string> head = input.Head(64 << 10);
   if (!head.ok()) return head.status();
   if (head->starts_with("\xEF\xBB\xBF")) head->erase(0, 3);
+  if (head->starts_with(sqlite::kSqliteMagic)) {
+    if (LooksLikeV1ResultsDb(*head)) return ImportV1ResultsDb(input);
+    return UnreadableInput(
+        "an SQLite database without rocprof v1's KERN table: not a rocprof results.db (a "
+        "rocprofv3 database is read as rocpd, an Nsight Systems export as nsys)");
+  }
   if (head->starts_with("{")) {
     return LooksLikeV1ChromeTrace(*head) ? ImportV1ChromeTrace(input) : ImportRocprofJson(input);
   }
@@ -212,7 +222,10 @@ StatusOr<Trace> RocprofImporter::Import(const Input& input, const ImportOptions&
   CsvFile& primary = **opened;
   const CsvKind kind = KindOf(primary);
   if (kind == CsvKind::kNone) return NotRocprof(primary.header());
-  if (kind == CsvKind::kKernels && compute::IsWorkloadCounterFile(path, primary.header())) {
+  // rocprof-compute's counter file; through rocpd (ROCm 7) it has one row per (dispatch,
+  // counter), a counter collection's layout, which the workload reader pivots.
+  if ((kind == CsvKind::kKernels || kind == CsvKind::kCounterCollection) &&
+      compute::IsWorkloadCounterFile(path, primary.header())) {
     return compute::ImportWorkload(input, path);
   }
   // rocprof-compute's timestamps.csv is read with its workload (the counters and the device).
@@ -255,6 +268,14 @@ StatusOr<Trace> RocprofImporter::Import(const Input& input, const ImportOptions&
       continue;
     }
     used.push_back(FileName(s.path));
+  }
+  // rocprof v1 keeps rocminfo's text beside results.csv instead (results.sysinfo.txt).
+  if (agents.empty() && kind == CsvKind::kKernels) {
+    std::string warning;
+    SysinfoAgents sysinfo = ReadSysinfoBeside(input, &warning);
+    if (!warning.empty()) trace.warnings.push_back(warning);
+    if (!sysinfo.file_name.empty()) used.push_back(sysinfo.file_name);
+    agents = std::move(sysinfo.agents);
   }
   DeviceResolver devices(agents, &trace);
 

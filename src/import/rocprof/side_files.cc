@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "import/rocprof/common/rocminfo.h"
 #include "import/rocprof/compute/workload.h"
 
 namespace tensormorph::rocprof {
@@ -81,6 +82,7 @@ SideFile ClassifySideFile(std::string_view head) {
   const bool dispatch_info = line.starts_with("Dispatch_ID,Kernel_Name,GPU_ID") &&
                              line.find("Timestamp") == std::string_view::npos &&
                              line.find("BeginNs") == std::string_view::npos;
+  if (LooksLikeRocminfoText(head)) return SideFile::kRocminfo;
   if (line.starts_with("workload_name,") || line.starts_with("device,HBMBw,") || dispatch_info) {
     return SideFile::kComputeTable;
   }
@@ -131,6 +133,12 @@ StatusOr<Trace> ImportSideFile(SideFile kind, const Input& input) {
           "its workload folder: give the folder that holds pmc_perf.csv",
           start);
     }
+    case SideFile::kRocminfo:
+      return UnreadableInput(
+          fmt::format("rocminfo's text (rocprof v1's sysinfo file: the run's agents, no "
+                      "dispatches); read {} instead, which takes its device names from this file",
+                      V1ResultsInstead(path)),
+          start);
     case SideFile::kNone:
       break;
   }

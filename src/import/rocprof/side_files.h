@@ -20,6 +20,7 @@ enum class SideFile {
                       // "Kind","Operation","Agent_Id","Allocation_Size"
   kScratchMemory,     // scratch_memory_trace.csv: "Kind","Operation","Agent_Id","Queue_Id"
   kComputeTable,      // rocprof-compute sysinfo.csv, roofline.csv, pmc_dispatch_info.csv
+  kRocminfo,          // rocprof v1's results.sysinfo.txt: rocminfo's text (the run's agents)
 };
 
 // What `head` (the start of a file) is, by its first line.

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -14,6 +13,7 @@
 #include "import/rocprof/common/columns.h"
 #include "import/rocprof/common/json_document.h"
 #include "import/rocprof/common/kernels.h"
+#include "import/rocprof/common/rocminfo.h"
 
 namespace tensormorph::rocprof {
 namespace {
@@ -39,66 +39,14 @@ std::string Text(const json& object, const std::string& key) {
   return {};
 }
 
-// "32(0x20)" / "64" -> 32 / 64: rocminfo's numbers, flattened by rocprof; 0 when unreadable.
-int64_t LeadingInt(const std::string& text) {
-  int64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  return ec == std::errc() && v >= 0 ? v : 0;
-}
-
-// "gfx1201" -> 120001, "gfx90a" -> 90010, "gfx942" -> 90402: major*10000 + minor*100 +
-// stepping, as rocprofv3's Gfx_Target_Version (the last two characters are hex digits); 0 when
-// the name is not a gfx target.
-int64_t GfxTargetVersion(const std::string& gfx) {
-  if (!gfx.starts_with("gfx") || gfx.size() < 6) return 0;
-  const std::string digits = gfx.substr(3);
-  auto hex = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-  };
-  const int minor = hex(digits[digits.size() - 2]), stepping = hex(digits.back());
-  const int64_t major = LeadingInt(digits.substr(0, digits.size() - 2));
-  if (minor < 0 || stepping < 0 || major <= 0) return 0;
-  return major * 10000 + minor * 100 + stepping;
-}
-
 // rocminfo's agents from otherData's "Agent<N>.<field>" keys.
 std::vector<AgentInfo> ReadAgents(const json& other) {
-  std::map<int64_t, std::map<std::string, std::string>> fields;  // by rocminfo's agent number
+  RocminfoAgents fields;
   if (!other.is_object()) return {};
   for (const auto& [key, value] : other.items()) {
-    if (!key.starts_with("Agent") || !value.is_string()) continue;
-    const size_t dot = key.find('.');
-    if (dot == std::string::npos) continue;
-    int64_t number = 0;
-    const auto [end, ec] = std::from_chars(key.data() + 5, key.data() + dot, number);
-    if (ec != std::errc() || end != key.data() + dot) continue;
-    fields[number][key.substr(dot + 1)] = value.get<std::string>();
+    if (value.is_string()) AddFlattenedRocminfoKey(key, value.get<std::string>(), &fields);
   }
-  std::vector<AgentInfo> agents;
-  for (const auto& agent : fields) {
-    // Not a structured binding: clang 14 cannot capture one in the lambda below.
-    const std::map<std::string, std::string>& f = agent.second;
-    auto get = [&](const char* name) {
-      auto it = f.find(name);
-      return it == f.end() ? std::string() : it->second;
-    };
-    const std::string node = get("Node");
-    if (node.empty()) continue;
-    AgentInfo a;
-    a.node_id = a.logical_node_id = LeadingInt(node);
-    a.gpu = get("DeviceType") == "GPU";
-    a.gfx = get("Name");
-    a.product = get("MarketingName");
-    a.gfx_target_version = GfxTargetVersion(a.gfx);
-    a.cu_count = LeadingInt(get("ComputeUnit"));
-    a.wave_front_size = LeadingInt(get("MemoryProperties.WavefrontSize"));
-    a.max_waves_per_cu = LeadingInt(get("MemoryProperties.MaxWavesPerCU"));
-    agents.push_back(std::move(a));
-  }
-  NumberGpus(&agents);
-  return agents;
+  return AgentsFromRocminfo(fields);
 }
 
 // pid -> process name from the process_name metadata rows.
@@ -158,10 +106,8 @@ StatusOr<Trace> ImportV1ChromeTrace(const Input& input) {
   DeviceResolver devices(agents, &trace);
   const std::map<int64_t, std::string> processes = ProcessNames(events);
 
-  const Columns columns(DispatchHeader());
-  const KernelColumns c(columns);
+  V1DispatchRows dispatches(DispatchHeader(), &devices, &trace);
   std::map<std::string, uint64_t> unread;  // events not read, by process name
-  uint64_t bad_times = 0, not_gpu = 0;
   for (const json& e : events) {
     if (!e.is_object() || e.empty()) continue;  // the leading {}
     const std::string ph = Text(e, "ph");
@@ -181,36 +127,9 @@ StatusOr<Trace> ImportV1ChromeTrace(const Input& input) {
     }
     CsvRecord row;
     for (const std::string& column : DispatchHeader()) row.fields.push_back(Text(*args, column));
-    const std::optional<int64_t> begin = ParseTimestamp(row.at(c.start));
-    const std::optional<int64_t> end = ParseTimestamp(row.at(c.end));
-    if (!begin || !end || *end < *begin) {
-      ++bad_times;
-      ++trace.counts.skipped;
-      continue;
-    }
-    Kernel k;
-    k.start_ns = *begin;
-    k.duration_ns = *end - *begin;
-    const std::string name = row.at(c.name).empty() ? Text(e, "name") : row.at(c.name);
-    k.name = trace.strings.Intern(name);
-    k.device = devices.Resolve(row.at(c.agent));
-    if (k.device == kNoDevice) {
-      ++not_gpu;
-      ++trace.counts.skipped;
-      continue;
-    }
-    ReadLaunchConfiguration(c, row, &k);
-    trace.kernels.push_back(k);
-    ++trace.counts.kernels;
+    dispatches.Add(row, Text(e, "name"));
   }
-  if (bad_times > 0) {
-    trace.warnings.push_back(fmt::format(
-        "{}: {} dispatches without integer BeginNs/EndNs in order skipped", path, bad_times));
-  }
-  if (not_gpu > 0) {
-    trace.warnings.push_back(
-        fmt::format("{}: {} dispatches whose gpu-id names no GPU agent skipped", path, not_gpu));
-  }
+  dispatches.AppendWarnings(path);
   for (const auto& [process, count] : unread) {
     trace.warnings.push_back(fmt::format(
         "{}: {} events on the \"{}\" row not read (tensormorph reads the GPU<N> dispatch rows of "

@@ -1,5 +1,6 @@
-// XPlane -> Trace rows. Device planes ("/device:GPU:N") give devices, kernels and transfers; the
-// host plane ("/host:CPU") gives tracks, launch calls, python frames and annotations.
+// XPlane -> Trace rows. Device planes ("/device:GPU:N") give devices, kernels and transfers, TPU
+// planes ("/device:TPU:N") devices and their XLA ops as kernels; the host plane ("/host:CPU")
+// gives tracks, launch calls, python frames and annotations.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,8 @@ struct ReadState {
   uint64_t out_of_range = 0;         // times beyond ±2^62 ns
   uint64_t negative_durations = 0;   // read as 0
   uint64_t host_thread_lines = 0;    // "Host Threads/<tid>" lines (runtime API callbacks)
+  uint64_t tpu_ops = 0;              // TPU "XLA Ops" events read as kernels
+  uint64_t tpu_lines_not_read = 0;   // events of a TPU plane's other lines
   std::vector<std::string> unknown_vendors;
 };
 
@@ -57,6 +60,12 @@ std::optional<int32_t> GpuOrdinal(std::string_view plane_name);
 std::optional<int64_t> StreamNumber(std::string_view line_name);
 
 void ReadDevicePlane(const xplane_pb::XPlane& plane, int32_t ordinal, ReadState* state);
+
+// "/device:TPU:2" -> 2; nullopt for any other name.
+std::optional<int32_t> TpuOrdinal(std::string_view plane_name);
+// A TPU plane: its "XLA Ops" line as kernels on stream 0 (tpu_plane.cc says why the other lines
+// are not read).
+void ReadTpuPlane(const xplane_pb::XPlane& plane, int32_t ordinal, ReadState* state);
 void ReadHostPlane(const xplane_pb::XPlane& plane, ReadState* state);
 
 }  // namespace tensormorph::xplane

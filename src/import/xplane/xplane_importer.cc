@@ -115,6 +115,9 @@ StatusOr<Trace> ImportFile(const Input& input, const ImportOptions& options) {
     if (std::optional<int32_t> ordinal = GpuOrdinal(name)) {
       ++trace.described_device_count;
       ReadDevicePlane(plane, *ordinal, &state);
+    } else if (std::optional<int32_t> tpu = TpuOrdinal(name)) {
+      ++trace.described_device_count;
+      ReadTpuPlane(plane, *tpu, &state);
     } else if (name == "/host:CPU") {
       host_plane = true;
       if (options.host_rows) ReadHostPlane(plane, &state);
@@ -130,7 +133,9 @@ StatusOr<Trace> ImportFile(const Input& input, const ImportOptions& options) {
   if (!options.host_rows && host_plane) trace.metadata["host_rows"] = "skipped";
   for (const std::string& name : other_planes) {
     trace.warnings.push_back(fmt::format(
-        "plane \"{}\" is not read (tensormorph reads /device:GPU:N and /host:CPU planes)", name));
+        "plane \"{}\" is not read (tensormorph reads /device:GPU:N, /device:TPU:N and /host:CPU "
+        "planes)",
+        name));
   }
   if (!space.hostnames().empty()) {
     std::string list;
@@ -141,14 +146,25 @@ StatusOr<Trace> ImportFile(const Input& input, const ImportOptions& options) {
   if (options.host_rows) state.hlo_ops.AddOpSlices(&trace);
   AddWarnings(space, state, &trace);
 
-  trace.format_version = fmt::format(
-      "XSpace, {} planes; {}", space.planes_size(),
-      state.host_thread_lines > 0
-          ? "runtime API calls on \"Host Threads\" lines (current, JAX 0.7+)"
-          : "no \"Host Threads\" lines: launch records named after kernels (legacy, JAX <= 0.6)");
+  if (state.tpu_ops > 0) {
+    trace.format_version =
+        fmt::format("XSpace, {} planes; TPU: XLA Ops lines as kernels", space.planes_size());
+    trace.warnings.push_back(fmt::format(
+        "TPU planes: {} events of their XLA Modules, Async XLA Ops (async copies in flight) and "
+        "XLA TraceMe lines are not read; their XLA Ops lines are the kernels",
+        state.tpu_lines_not_read));
+  } else {
+    trace.format_version = fmt::format(
+        "XSpace, {} planes; {}", space.planes_size(),
+        state.host_thread_lines > 0
+            ? "runtime API calls on \"Host Threads\" lines (current, JAX 0.7+)"
+            : "no \"Host Threads\" lines: launch records named after kernels (legacy, JAX <= "
+              "0.6)");
+  }
   if (trace.kernels.empty() && trace.transfers.empty()) {
     trace.warnings.push_back(
-        "no GPU kernels or copies: the XSpace has no \"Stream #N\" events on /device:GPU planes");
+        "no device kernels or copies: the XSpace has no \"Stream #N\" events on /device:GPU "
+        "planes and no \"XLA Ops\" events on /device:TPU planes");
   }
   SetCudaArchs(&trace);  // ROCm planes give no gfx target
   // Every GPU plane is a device of the trace, whether its streams ran something or not.

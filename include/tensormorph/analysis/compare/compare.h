@@ -139,7 +139,16 @@ struct CompareResult {
   std::vector<CompareRow> rows;  // by total_ns, largest first
   size_t row_count_before_top = 0;
   std::string verdict;  // one line per side after the first
+  // Sides without a basis for a verdict: less than kSameWorkloadMatchedFraction of its own or the
+  // first side's kernel time is in rows both ran, so they do not look like one workload; such a
+  // side gets this warning instead of a verdict line.
+  std::vector<std::string> warnings;
 };
+
+// The share of a side's kernel time that must lie in matched rows (on it and on the first side)
+// for a verdict: same-workload pairs match all of it (the three shared H100 / MI300X pairs: 100 %
+// by shape), different models none.
+inline constexpr double kSameWorkloadMatchedFraction = 0.5;
 
 // Default labels: the name of each side's busiest device; where two sides would share one, the
 // input's file name instead.

@@ -36,9 +36,10 @@ enum class PredictModel : uint8_t {
   kRooflineAndRatio,
   kCategoryRatio,
   kSameDevice,
+  kRoofRatio,  // a target of the source's own family: the row's time times the roofs' ratio
   kNone
 };
-// "roofline", "roofline+category_ratio", "category_ratio", "same_device", "none".
+// "roofline", "roofline+category_ratio", "category_ratio", "same_device", "roof_ratio", "none".
 const char* PredictModelName(PredictModel model);
 
 struct PredictQuery {
@@ -134,6 +135,10 @@ struct PredictEvaluation {
   EvaluationScore overall;
   uint64_t rows_without_prediction = 0;  // matched rows the model gave none for
   int64_t target_ns_without_prediction = 0;
+  // Why there is nothing to score ("" when there is): the measured trace does not look like the
+  // same workload (compare's warning), or no row matched with a prediction. The scores are then
+  // over nothing, and are not reported.
+  std::string no_basis;
 };
 
 // `pair`: CompareTraces({&source, &measured}) by shape; `predicted`: PredictRows(pair, 0, ...)

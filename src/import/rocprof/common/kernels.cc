@@ -100,4 +100,44 @@ Status ReadKernels(CsvFile* file, DeviceResolver* devices, Trace* trace, Warning
   return file->status();
 }
 
+V1DispatchRows::V1DispatchRows(const std::vector<std::string>& header, DeviceResolver* devices,
+                               Trace* trace)
+    : columns_(Columns(header)), devices_(devices), trace_(trace) {}
+
+void V1DispatchRows::Add(const CsvRecord& row, std::string_view fallback_name) {
+  const KernelColumns& c = columns_;
+  const std::optional<int64_t> begin = ParseTimestamp(row.at(c.start));
+  const std::optional<int64_t> end = ParseTimestamp(row.at(c.end));
+  if (!begin || !end || *end < *begin) {
+    ++bad_times_;
+    ++trace_->counts.skipped;
+    return;
+  }
+  Kernel k;
+  k.start_ns = *begin;
+  k.duration_ns = *end - *begin;
+  k.device = devices_->Resolve(row.at(c.agent));
+  if (k.device == kNoDevice) {
+    ++not_gpu_;
+    ++trace_->counts.skipped;
+    return;
+  }
+  const std::string& name = row.at(c.name);
+  k.name = trace_->strings.Intern(name.empty() ? fallback_name : std::string_view(name));
+  ReadLaunchConfiguration(c, row, &k);
+  trace_->kernels.push_back(k);
+  ++trace_->counts.kernels;
+}
+
+void V1DispatchRows::AppendWarnings(const std::string& path) const {
+  if (bad_times_ > 0) {
+    trace_->warnings.push_back(fmt::format(
+        "{}: {} dispatches without integer BeginNs/EndNs in order skipped", path, bad_times_));
+  }
+  if (not_gpu_ > 0) {
+    trace_->warnings.push_back(
+        fmt::format("{}: {} dispatches whose gpu-id names no GPU agent skipped", path, not_gpu_));
+  }
+}
+
 }  // namespace tensormorph::rocprof

@@ -10,6 +10,10 @@
 // else the HSA queue id.
 #pragma once
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "import/rocprof/common/agents.h"
 #include "import/rocprof/common/columns.h"
 #include "import/rocprof/common/csv_file.h"
@@ -26,5 +30,25 @@ Status ReadKernels(CsvFile* file, DeviceResolver* devices, Trace* trace, Warning
 // The row's launch configuration (grid, block, LDS, registers, wave size) and stream into `k`,
 // as described above; fields the header lacks stay 0.
 void ReadLaunchConfiguration(const KernelColumns& c, const CsvRecord& row, Kernel* k);
+
+// Kernels of rocprof v1's other containers of results.csv's columns: the KERN table of
+// results.db and the dispatch args of results.json. Their rows have no line to name, so a row
+// that cannot be read is counted and AppendWarnings says how many, once per reason.
+class V1DispatchRows {
+ public:
+  // `header`: the column names the rows' fields follow (results.csv's names).
+  V1DispatchRows(const std::vector<std::string>& header, DeviceResolver* devices, Trace* trace);
+  // Adds the row's kernel: times from BeginNs / EndNs (exact integers, the end not before the
+  // start), the device from gpu-id (a GPU agent), the name from KernelName (else
+  // `fallback_name`), the launch configuration as ReadLaunchConfiguration.
+  void Add(const CsvRecord& row, std::string_view fallback_name = {});
+  void AppendWarnings(const std::string& path) const;
+
+ private:
+  KernelColumns columns_;
+  DeviceResolver* devices_;
+  Trace* trace_;
+  uint64_t bad_times_ = 0, not_gpu_ = 0;
+};
 
 }  // namespace tensormorph::rocprof

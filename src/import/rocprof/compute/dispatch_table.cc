@@ -40,7 +40,8 @@ bool IsIdentityColumn(std::string_view lower) {
                                                    "end_timestamp",
                                                    "completens",
                                                    "node",
-                                                   "agent_id"};
+                                                   "agent_id",
+                                                   "guid"};
   for (std::string_view name : kIdentity) {
     if (lower == name) return true;
     // The copies a side-by-side merge of counter passes adds: wave_size_1, Correlation_ID_17.
@@ -86,23 +87,20 @@ StatusOr<DispatchTable> DispatchTable::Read(const Input& input, const std::strin
   if (t.section_.starts_with("pmc_perf")) t.section_ = "pmc_perf";  // pmc_perf_N: one pass
   t.header_ = file.header();
   t.has_times_ = kc.start != kMissing && kc.end != kMissing;
-  std::vector<size_t> counter_columns;
-  for (size_t i = 0; i < file.header().size(); ++i) {
+  const size_t counter_name = columns.Find({"Counter_Name"});
+  const size_t counter_value = columns.Find({"Counter_Value"});
+  t.long_layout_ = counter_name != kMissing && counter_value != kMissing;
+  std::vector<size_t> counter_columns;  // wide layout: the header's counter columns
+  for (size_t i = 0; i < file.header().size() && !t.long_layout_; ++i) {
     const std::string lower = Lower(file.header()[i]);
-    if (lower.empty() || IsIdentityColumn(lower)) continue;
-    const size_t index = t.counter_names_.size();
-    if (!t.by_name_.emplace(lower, index).second) continue;  // a repeated name: first wins
-    t.counter_names_.push_back(file.header()[i]);
-    counter_columns.push_back(i);
-    if (const size_t open = lower.find('['); open != std::string::npos && lower.ends_with("]")) {
-      t.instances_[lower.substr(0, open)].push_back(index);
-    }
+    if (lower.empty() || IsIdentityColumn(lower) || t.by_name_.count(lower)) continue;
+    counter_columns.push_back(i);  // a repeated name: the first column is read
+    t.CounterIndex(file.header()[i]);
   }
-  CsvRecord record;
-  while (file.Next(&record, warnings)) {
+  auto new_row = [&](const CsvRecord& record, int64_t dispatch_id) {
     DispatchRow row;
     row.line = record.line;
-    row.dispatch_id = ParseInt(record.at(dispatch)).value_or(-1);
+    row.dispatch_id = dispatch_id;
     row.kernel_name = record.at(kc.name);
     if (kc.agent != kMissing) row.gpu_id = record.at(kc.agent);
     if (t.has_times_) {
@@ -110,13 +108,55 @@ StatusOr<DispatchTable> DispatchTable::Read(const Input& input, const std::strin
       row.end_text = record.at(kc.end);
     }
     ReadLaunchConfiguration(kc, record, &row.launch);
-    row.values.reserve(counter_columns.size());
-    for (size_t column : counter_columns) row.values.push_back(ParseCounter(record.at(column)));
     if (row.dispatch_id >= 0) t.by_dispatch_.emplace(row.dispatch_id, t.rows_.size());
     t.rows_.push_back(std::move(row));
+    return &t.rows_.back();
+  };
+  uint64_t unjoined = 0, unjoined_line = 0;
+  CsvRecord record;
+  while (file.Next(&record, warnings)) {
+    const int64_t dispatch_id = ParseInt(record.at(dispatch)).value_or(-1);
+    if (!t.long_layout_) {
+      DispatchRow* row = new_row(record, dispatch_id);
+      row->values.reserve(counter_columns.size());
+      for (size_t column : counter_columns) row->values.push_back(ParseCounter(record.at(column)));
+      continue;
+    }
+    if (dispatch_id < 0) {
+      warnings->Row(path, record.line, "Dispatch_ID is not an integer: counter row skipped");
+      continue;
+    }
+    const std::optional<size_t> seen = t.RowOf(dispatch_id);
+    DispatchRow* row = seen ? &t.rows_[*seen] : new_row(record, dispatch_id);
+    if (row->kernel_name != record.at(kc.name)) {
+      if (unjoined++ == 0) unjoined_line = record.line;
+      continue;
+    }
+    const size_t index = t.CounterIndex(record.at(counter_name));
+    if (row->values.size() <= index) {
+      row->values.resize(index + 1, std::numeric_limits<double>::quiet_NaN());
+    }
+    row->values[index] = ParseCounter(record.at(counter_value));
   }
   if (Status s = file.status(); !s.ok()) return s;
+  if (unjoined > 0) {
+    warnings->Row(path, unjoined_line,
+                  fmt::format("{} counter rows name another kernel than the first row of their "
+                              "Dispatch_ID: not joined to it",
+                              unjoined));
+  }
   return t;
+}
+
+size_t DispatchTable::CounterIndex(const std::string& name) {
+  const std::string lower = Lower(name);
+  auto [it, added] = by_name_.emplace(lower, counter_names_.size());
+  if (!added) return it->second;
+  counter_names_.push_back(name);
+  if (const size_t open = lower.find('['); open != std::string::npos && lower.ends_with("]")) {
+    instances_[lower.substr(0, open)].push_back(it->second);
+  }
+  return it->second;
 }
 
 std::optional<size_t> DispatchTable::RowOf(int64_t dispatch_id) const {

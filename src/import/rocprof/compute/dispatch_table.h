@@ -6,6 +6,14 @@
 // repeats the identity columns with a suffix (wave_size_1, obj_1, Correlation_ID_1): those are
 // identity columns too, never counters.
 //
+// rocprof-compute profiling through rocpd (ROCm 7) writes pmc_perf.csv long instead: one row per
+// (dispatch, counter), the identity columns repeated on each, the counter in Counter_Name /
+// Counter_Value (its SQL over rocpd's counters_collection view; every pass's rows concatenated).
+// Such a file is pivoted as it is read: one row per Dispatch_ID, in the order first seen, its
+// identity, launch and times from its first row, each counter a column (a counter repeated for
+// one dispatch keeps its last value, as rocprof-compute's own pivot does). A row whose
+// Kernel_Name differs from its dispatch's first row is not joined (counted, one warning).
+//
 // Counters are kept as doubles (rocprofv3 writes "98304.0"); an empty or unreadable cell is NaN,
 // which every lookup treats as "not collected". Per-instance columns `TCC_X[n]` are counters of
 // their own; CounterSum("TCC_X_sum") adds them up when the file has no `_sum` column.
@@ -50,6 +58,8 @@ class DispatchTable {
   const std::vector<std::string>& counter_names() const { return counter_names_; }
   const std::vector<DispatchRow>& rows() const { return rows_; }
   bool has_times() const { return has_times_; }
+  // Whether the file was the long (dispatch, counter) layout, pivoted.
+  bool long_layout() const { return long_layout_; }
   // The index of a row by dispatch id, or nullopt.
   std::optional<size_t> RowOf(int64_t dispatch_id) const;
 
@@ -67,6 +77,10 @@ class DispatchTable {
   std::vector<DispatchRow> rows_;
   std::unordered_map<int64_t, size_t> by_dispatch_;
   bool has_times_ = false;
+  bool long_layout_ = false;
+
+  // The index of a counter by name, added on first sight (with its per-instance base).
+  size_t CounterIndex(const std::string& name);
 };
 
 }  // namespace tensormorph::rocprof::compute

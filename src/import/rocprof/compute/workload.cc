@@ -109,6 +109,11 @@ int SniffWorkloadFolder(const std::string& folder) {
 bool IsWorkloadCounterFile(const std::string& path, const std::vector<std::string>& header) {
   if (FileName(path).starts_with("pmc_perf")) return true;
   const Columns c(header);
+  // The long layout written through rocpd, under any name: rocprof-compute's column names
+  // (rocprofv3's own counter_collection.csv says LDS_Block_Size and Scratch_Size).
+  if (c.Has({"Counter_Name"}) && c.Has({"LDS_Per_Workgroup"}) && c.Has({"Dispatch_ID"})) {
+    return true;
+  }
   if (!c.Has({"Dispatch_ID"}) || !c.Has({"Kernel_Name"})) return false;
   for (const std::string& name : header) {
     if (name.starts_with("SQ_") || name.starts_with("TCC_") || name.starts_with("TCP_") ||
@@ -285,8 +290,9 @@ StatusOr<Trace> ImportWorkload(const Input& input, const std::string& path) {
     trace.kernel_counters.push_back(std::move(row.counters));
   }
 
-  trace.format_version =
-      fmt::format("rocprof-compute workload ({})", BackendSpelling(primary.header()));
+  trace.format_version = fmt::format(
+      "rocprof-compute workload ({}{})", BackendSpelling(primary.header()),
+      primary.long_layout() ? " through rocpd: one row per dispatch and counter, pivoted" : "");
   std::string list;
   for (const std::string& u : used) list += (list.empty() ? "" : ", ") + u;
   trace.format_version += "; " + list;

@@ -704,7 +704,8 @@
     c.append(cards(sides.map((s) => [s.label,
       `${fmtNs(s.kernel_ns)} of kernels, GPU busy ${fmtNs(s.busy_ns)}` +
         (s.host_step_ns !== null ? `, step ${fmtNs(s.host_step_ns)}` : ''), s.device])));
-    c.append(el('p', { class: 'verdict', id: 'compare-verdict', text: d.verdict }));
+    if (d.verdict) c.append(el('p', { class: 'verdict', id: 'compare-verdict', text: d.verdict }));
+    (d.warnings || []).forEach((w) => c.append(el('p', { class: 'note compare-no-verdict', text: `No verdict: ${w}` })));
     const categoryRows = d.categories.map((cat) => {
       const r = { name: cat.category };
       cat.sides.forEach((s, i) => { r['s' + i] = s.device_ns; r['r' + i] = cat.sides[0].device_ns > 0 ? s.device_ns / cat.sides[0].device_ns : null; });
