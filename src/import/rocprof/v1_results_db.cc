@@ -79,8 +79,9 @@ StatusOr<Trace> ImportV1ResultsDb(const Input& input) {
     dispatches.Add(row);
   }
   dispatches.AppendWarnings(path);
-  if (trace.counts.kernels == 0)
+  if (trace.counts.kernels == 0) {
     trace.warnings.push_back(path + ": table KERN has no dispatch rows");
+  }
   FinishImport(&trace, {.backends = {.deviceless = Backend::kRocm}});
   return trace;
 }
