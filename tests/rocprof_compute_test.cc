@@ -351,5 +351,28 @@ TEST(RocprofComputeE2E, LongRocpdPmcPerfIsPivotedToTheWideFilesDispatches) {
   fs::remove_all(dir.parent_path());
 }
 
+// A long file whose every row is a new dispatch with a new counter is no table: pivoted it would
+// hold rows x counters cells (4.5 million here from 3,000 rows). It is refused at the row where
+// that shows, not read until memory runs out.
+TEST(RocprofComputeE2E, LongLayoutThatIsNoTableIsRefused) {
+  const fs::path dir = fs::temp_directory_path() / "tm_rocprof_compute_no_table";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream out(dir / "pmc_perf.csv");
+  out << "GPU_ID,Dispatch_ID,Grid_Size,Workgroup_Size,LDS_Per_Workgroup,Scratch_Per_Workitem,"
+         "Arch_VGPR,Accum_VGPR,SGPR,Kernel_Name,Start_Timestamp,End_Timestamp,Kernel_ID,"
+         "Counter_Name,Counter_Value\n";
+  for (int i = 0; i < 3000; ++i) {
+    out << "2," << i << ",64,64,0,0,4,0,16,k," << 1000 + i << ',' << 1001 + i << ",0,C" << i
+        << ",1\n";
+  }
+  out.close();
+  RunResult r = RunTensormorph({"info", (dir / "pmc_perf.csv").string()});
+  EXPECT_EQ(r.exit_code, 3) << r.Describe();
+  EXPECT_NE(r.err.find("do not form a table"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("pmc_perf.csv:"), std::string::npos) << r.err;
+  fs::remove_all(dir);
+}
+
 }  // namespace TM_UNITY_ID
 }  // namespace

@@ -113,6 +113,10 @@ StatusOr<DispatchTable> DispatchTable::Read(const Input& input, const std::strin
     return &t.rows_.back();
   };
   uint64_t unjoined = 0, unjoined_line = 0;
+  // Long layout: the cells the pivot holds stay within a multiple of the rows read (a real file
+  // gives every dispatch the same counters); dispatches that each bring new counters would make
+  // it grow as their product.
+  uint64_t long_rows = 0, cells = 0;
   CsvRecord record;
   while (file.Next(&record, warnings)) {
     const int64_t dispatch_id = ParseInt(record.at(dispatch)).value_or(-1);
@@ -132,8 +136,19 @@ StatusOr<DispatchTable> DispatchTable::Read(const Input& input, const std::strin
       if (unjoined++ == 0) unjoined_line = record.line;
       continue;
     }
+    if (record.at(counter_name).empty()) continue;
+    ++long_rows;
     const size_t index = t.CounterIndex(record.at(counter_name));
     if (row->values.size() <= index) {
+      cells += index + 1 - row->values.size();
+      if (cells > 4 * long_rows + (uint64_t{1} << 20)) {
+        return UnreadableInput(
+            fmt::format("a (dispatch, counter) pmc_perf.csv whose {} dispatches and {} counters "
+                        "do not form a table ({} rows read): each dispatch brings counters of "
+                        "its own; not a rocprof-compute counter file",
+                        t.rows_.size(), t.counter_names_.size(), long_rows),
+            SourcePosition{record.line, 1});
+      }
       row->values.resize(index + 1, std::numeric_limits<double>::quiet_NaN());
     }
     row->values[index] = ParseCounter(record.at(counter_value));
