@@ -1,0 +1,34 @@
+// `tensormorph report` on whatever the Chrome trace / Kineto reader accepts: every analysis the
+// page shows runs over the trace and the page renders, or the harness fails. An exception out of
+// a serializer is a failure too (uncaught, libFuzzer reports it): a trace without kernels once
+// ended the report in nlohmann's "type must be number, but is null". Inputs the reader refuses
+// are not the report's concern and are skipped. The analyses run one after another
+// (concurrent = false), so a failure reproduces from its input alone.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "memory_file.h"
+#include "report/html/report.h"
+#include "tensormorph/import/importer.h"
+#include "tensormorph/link/linked_trace.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static tensormorph::fuzz::MemoryFile file;
+  file.Assign(data, size);
+  tensormorph::ImportOptions options;
+  options.input_format = "chrome-json";
+  options.threads = 1;
+  tensormorph::StatusOr<tensormorph::Trace> trace = tensormorph::LoadTrace(file.path(), options);
+  if (!trace.ok()) return 0;
+  tensormorph::LinkOptions link;
+  link.concurrent = false;
+  const tensormorph::LinkedTrace linked(*trace, link);
+  tensormorph::ReportPageOptions page;
+  page.concurrent = false;
+  page.max_raw_boxes = 2'000;  // the level-of-detail path too, on small inputs
+  const std::string html = tensormorph::RenderReport({&linked}, nullptr, page);
+  if (html.find("</html>") == std::string::npos) __builtin_trap();  // a page that ended early
+  return 0;
+}
