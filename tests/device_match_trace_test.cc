@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -67,6 +68,29 @@ TEST(DeviceMatchTrace, GenericMi250NameListsBothDevicesItCouldBe) {
   const json device = Info(path)["inputs"][0]["devices"][0];
   EXPECT_TRUE(device["database"]["key"].is_null()) << device;
   EXPECT_EQ(device["database"]["reason"], "ambiguous: 2 entries fit (mi210, mi250)");
+}
+
+// Devices issue 40 found missing, in the shared traces that carry them: the Kineto trace of an
+// RTX 2080 Ti (deviceProperties) and rocprof v1's Chrome trace of four Radeon AI PRO R9700s
+// (rocminfo flattened into otherData: "Agent2.MarketingName": "AMDRadeonAIPROR9700").
+TEST(DeviceMatchTrace, Rtx2080TiAndRadeonAiProR9700AreInTheDatabase) {
+  const std::string turing = kData + "/kineto/legacy/param_rtx2080ti_linear_train.json.gz";
+  const json properties = DeviceProperties(turing);
+  ASSERT_EQ(properties["name"], "NVIDIA GeForce RTX 2080 Ti");
+  ASSERT_EQ(properties["numSms"], 68);
+  const json turing_device = Info(turing)["inputs"][0]["devices"][0];
+  EXPECT_EQ(turing_device["database"]["key"], "rtx-2080-ti") << turing_device;
+
+  const std::string rdna4 = kData + "/other/rocprof_v1/r9700_rdna4_llamacpp/results.json";
+  std::ifstream in(rdna4);
+  const json other = json::parse(in)["otherData"];
+  ASSERT_EQ(other["Agent2.MarketingName"], "AMDRadeonAIPROR9700");
+  ASSERT_EQ(other["Agent2.Name"], "gfx1201");
+  const json info = Info(rdna4);
+  ASSERT_FALSE(info["inputs"][0]["devices"].empty());
+  for (const json& device : info["inputs"][0]["devices"]) {
+    EXPECT_EQ(device["database"]["key"], "radeon-ai-pro-r9700") << device;
+  }
 }
 
 }  // namespace TM_UNITY_ID

@@ -1,6 +1,7 @@
 // `tensormorph roofline` on a Kineto trace without hardware counters: FLOPs and bytes from the
 // recorded shapes of framework ops, device time from the kernels those ops launched.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -189,6 +190,95 @@ TEST(RooflineFromOpShapes, LatencyFootnoteFollowsTheRowsBoundSource) {
     EXPECT_EQ(text.out.find("latency: launches average under 5 us") != std::string::npos,
               short_launches)
         << text.out;
+  }
+}
+
+// FP8 and FP4 GEMMs take the roof of their own precision (issue 40). No shared trace records a
+// scaled GEMM, so this one is written here as PyTorch records torch._scaled_mm (shapes, dtypes,
+// out_dtype 15 = bf16); the expected numbers are computed from the shapes and the vendors' dense
+// peaks: H100 SXM FP8 1,979 TFLOPS, B200 FP4 9 PFLOPS.
+std::string ScaledMmTrace(const std::string& device, int major, int minor, int sms,
+                          const std::string& dtype, int64_t k_stored) {
+  const std::string scale = dtype == "c10::Float4_e2m1fn_x2" ? "c10::Float8_e8m0fnu" : "float";
+  Json trace = {
+      {"schemaVersion", 1},
+      {"deviceProperties",
+       {{{"id", 0},
+         {"name", device},
+         {"computeMajor", major},
+         {"computeMinor", minor},
+         {"numSms", sms}}}},
+      {"traceEvents",
+       {{{"ph", "X"},
+         {"cat", "cpu_op"},
+         {"name", "aten::_scaled_mm"},
+         {"pid", 1},
+         {"tid", 1},
+         {"ts", 100},
+         {"dur", 50},
+         {"args",
+          {{"External id", 1},
+           {"Input Dims",
+            {{4096, k_stored},
+             {k_stored, 8192},
+             Json::array(),
+             Json::array(),
+             Json::array(),
+             Json::array(),
+             Json::array(),
+             Json::array()}},
+           {"Input type", {dtype, dtype, scale, scale, "", "", "Scalar", "Scalar"}},
+           {"Concrete Inputs", {"", "", "", "", "", "", "15", "False"}}}}},
+        {{"ph", "X"},
+         {"cat", "cuda_runtime"},
+         {"name", "cudaLaunchKernel"},
+         {"pid", 1},
+         {"tid", 1},
+         {"ts", 110},
+         {"dur", 5},
+         {"args", {{"External id", 1}, {"correlation", 10}}}},
+        {{"ph", "X"},
+         {"cat", "kernel"},
+         {"name", "gemm_kernel"},
+         {"pid", 0},
+         {"tid", 7},
+         {"ts", 120},
+         {"dur", 1000},
+         {"args", {{"External id", 1}, {"correlation", 10}, {"device", 0}, {"stream", 7}}}}}}};
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("tm_scaled_mm_" + std::to_string(::getpid()) + "_" + std::to_string(sms) + ".json");
+  std::ofstream(path) << trace.dump();
+  return path.string();
+}
+
+TEST(RooflineFromOpShapes, ScaledGemmsUseTheRoofOfTheirPrecision) {
+  struct Case {
+    std::string device;
+    int major, minor, sms;
+    std::string dtype;
+    int64_t k_stored, k;
+    const char* precision;
+    double peak;
+  };
+  const Case cases[] = {
+      {"NVIDIA H100 80GB HBM3", 9, 0, 132, "c10::Float8_e4m3fn", 8192, 8192, "fp8", 1979e12},
+      {"NVIDIA B200", 10, 0, 148, "c10::Float4_e2m1fn_x2", 4096, 8192, "fp4", 9e15},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.device);
+    const std::string path = ScaledMmTrace(c.device, c.major, c.minor, c.sms, c.dtype, c.k_stored);
+    auto r = RunTensormorph({"roofline", "--format", "json", "--quiet", path});
+    std::filesystem::remove(path);
+    ASSERT_EQ(r.exit_code, 0) << r.Describe();
+    const Json doc = Json::parse(r.out);
+    const Json* row = Row(doc, "aten::_scaled_mm");
+    ASSERT_NE(row, nullptr) << doc.dump();
+    EXPECT_EQ((*row)["precision"], c.precision);
+    const double flops = 2.0 * 4096 * 8192 * c.k;
+    EXPECT_DOUBLE_EQ((*row)["flops"].get<double>(), flops);
+    EXPECT_DOUBLE_EQ((*row)["peak_flops_per_s"].get<double>(), c.peak);
+    EXPECT_NEAR((*row)["percent_of_roof"].get<double>(), 100 * flops / 1e-3 / c.peak, 1e-9);
   }
 }
 

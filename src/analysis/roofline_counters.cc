@@ -131,13 +131,14 @@ Precision ToPrecision(CounterPrecision precision) {
 }
 
 // AMD: the MFMA MOPS counter with the most operations (SQ_INSTS_VALU_MFMA_MOPS_BF16 -> bf16).
+// gfx950's F6F4 counter counts MXFP6 and MXFP4 together; the ROCm MI350 page gives both one rate
+// (twice FP8), so the FP4 roof is the roof of either. NVIDIA's fp4_fp6_fp8 tensor sources mix
+// formats whose roofs differ and stay unmapped (the row then says the precision is unknown).
 Precision MfmaSourcePrecision(const Trace& trace, const KernelCounters& counters) {
   constexpr std::string_view kPrefix = "SQ_INSTS_VALU_MFMA_MOPS_";
-  static constexpr std::pair<std::string_view, Precision> kSources[] = {{"F64", Precision::kFp64},
-                                                                        {"F32", Precision::kFp32},
-                                                                        {"F16", Precision::kFp16},
-                                                                        {"BF16", Precision::kBf16},
-                                                                        {"F8", Precision::kFp8}};
+  static constexpr std::pair<std::string_view, Precision> kSources[] = {
+      {"F64", Precision::kFp64},  {"F32", Precision::kFp32}, {"F16", Precision::kFp16},
+      {"BF16", Precision::kBf16}, {"F8", Precision::kFp8},   {"F6F4", Precision::kFp4}};
   Precision best = Precision::kUnknown;
   double most = 0;
   for (const CounterValue& m : counters.metrics) {

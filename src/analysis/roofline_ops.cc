@@ -82,6 +82,10 @@ std::vector<Metric> PeakMetricsFor(Precision precision) {
       return {Metric::kFp8MatrixFlopsPerS};
     case Precision::kInt8:
       return {Metric::kInt8MatrixOpsPerS};
+    case Precision::kFp6:
+      return {Metric::kFp6MatrixFlopsPerS};
+    case Precision::kFp4:
+      return {Metric::kFp4MatrixFlopsPerS};
     case Precision::kUnknown:
       break;
   }
@@ -97,7 +101,7 @@ std::string NoCountedOpReason(Backend backend) {
   return fmt::format(
       "no counters, and not launched by a framework op with recorded shapes that the FLOP "
       "counter knows (mm, addmm, bmm, baddbmm, matmul, linear, convolution, scaled-dot-product "
-      "attention; profile with record_shapes=True{})",
+      "attention, FP8/FP4 scaled and grouped GEMMs; profile with record_shapes=True{})",
       counters);
 }
 

@@ -41,6 +41,8 @@ constexpr Column kColumns[] = {
     {Metric::kFp16MatrixFlopsPerS, "FP16mx", 1e12},
     {Metric::kBf16MatrixFlopsPerS, "BF16mx", 1e12},
     {Metric::kFp8MatrixFlopsPerS, "FP8mx", 1e12},
+    {Metric::kFp6MatrixFlopsPerS, "FP6mx", 1e12},
+    {Metric::kFp4MatrixFlopsPerS, "FP4mx", 1e12},
     {Metric::kInt8MatrixOpsPerS, "INT8mx", 1e12},
     {Metric::kMemoryBandwidthBytesPerS, "GB/s", 1e9},
     {Metric::kHostLinkBytesPerS, "Link GB/s", 1e9},

@@ -4,14 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <iterator>
-#include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 
 namespace tensormorph {
 namespace {
@@ -26,6 +20,8 @@ constexpr const char* kMetricNames[] = {
     "fp16_matrix_flops_per_s",
     "bf16_matrix_flops_per_s",
     "fp8_matrix_flops_per_s",
+    "fp6_matrix_flops_per_s",
+    "fp4_matrix_flops_per_s",
     "int8_matrix_ops_per_s",
     "memory_bandwidth_bytes_per_s",
     "host_link_bytes_per_s",
@@ -37,8 +33,11 @@ constexpr const char* kMetricNames[] = {
 static_assert(std::size(kMetricNames) == kMetricCount);
 
 // Reported memory is below the nominal size (ECC and driver reservations: 39.4 GiB on an
-// A100 40GB, 79.1 GiB on an H100 80GB) but far from the next size up (80 vs 94 GB is 17%).
-constexpr double kMemoryTolerance = 0.08;
+// A100 40GB, 79.1 GiB on an H100 80GB, 268 GiB on a B300 288GB, 250.7 GiB on a GB300 288GB: 13 %)
+// and never far above it, but far from the next size up (an H100's 79.1 GiB is 16 % below the
+// H100 NVL's 94 GB; 10 vs 12 GB and 12 vs 16 GB are further apart still).
+constexpr double kMemoryBelowNominal = 0.15;
+constexpr double kMemoryAboveNominal = 0.08;
 
 template <size_t N>
 bool Contains(const std::string_view (&list)[N], std::string_view word) {
@@ -144,8 +143,9 @@ bool MemoryAllows(const DeviceQuery& q, const DeviceSpec& d) {
   std::optional<double> bytes = Value(d, Metric::kMemoryBytes);
   if (!q.memory_bytes || !bytes) return true;
   double per_device = *bytes / d.devices_per_package;
-  return std::abs(static_cast<double>(*q.memory_bytes) - per_device) <=
-         kMemoryTolerance * per_device;
+  const auto reported = static_cast<double>(*q.memory_bytes);
+  return reported >= (1 - kMemoryBelowNominal) * per_device &&
+         reported <= (1 + kMemoryAboveNominal) * per_device;
 }
 
 // The entries a name can mean: exact names (aliases and display names) first, else the model
@@ -458,215 +458,6 @@ DeviceMatch MatchDevice(const std::vector<DeviceSpec>& devices, const DeviceQuer
     match.reason = "matched " + how;
   }
   return match;
-}
-
-// ------------------------------------------------------------------------------------------------
-// --device-spec files.
-
-namespace {
-
-using nlohmann::json;
-
-constexpr const char* kSpecSchema = "tensormorph.device-spec/1";
-
-// Keys a device entry may carry besides the metric names; anything else is a typo to report.
-constexpr std::string_view kEntryKeys[] = {"key",
-                                           "name",
-                                           "aliases",
-                                           "vendor",
-                                           "backend",
-                                           "architecture",
-                                           "source",
-                                           "sources",
-                                           "notes",
-                                           "devices_per_package",
-                                           "name_covers_variants"};
-
-// Where a byte offset is, as "LINE:COL" (1-based).
-std::string LineColumn(std::string_view text, size_t offset) {
-  offset = std::min(offset, text.size());
-  size_t line = 1;
-  size_t line_start = 0;
-  for (size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  return fmt::format("{}:{}", line, offset - line_start + 1);
-}
-
-std::string Shown(const json& value) {
-  std::string s = value.dump(-1, ' ', false, json::error_handler_t::replace);
-  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
-}
-
-// Applies one entry of "devices"; `where` is "FILE: devices[i]" for messages.
-Status ApplyEntry(const json& entry, const std::string& where, const std::string& path,
-                  std::vector<DeviceSpec>* devices, std::set<std::string>* seen) {
-  auto fail = [&](const std::string& what) { return UnreadableInput(where + ": " + what); };
-  if (!entry.is_object()) return fail("expected an object, got " + Shown(entry));
-  auto key_it = entry.find("key");
-  if (key_it == entry.end() || !key_it->is_string() || key_it->get<std::string>().empty()) {
-    return fail("\"key\" is missing or not a non-empty string");
-  }
-  const std::string key = key_it->get<std::string>();
-  const std::string at = fmt::format("{} (\"{}\")", where, key);
-  auto fail_at = [&](const std::string& field, const std::string& what) {
-    return UnreadableInput(fmt::format("{}: {}: {}", at, field, what));
-  };
-  if (!seen->insert(key).second) return fail_at("key", "this key appears twice in the file");
-  for (const auto& [name, value] : entry.items()) {
-    if (!Contains(kEntryKeys, name) && !ParseMetric(name)) {
-      return fail_at(name, "unknown key (see docs/devices.md for the fields)");
-    }
-  }
-  auto text = [&](const char* field, std::string* out) -> Status {
-    auto it = entry.find(field);
-    if (it == entry.end()) return Status::Ok();
-    if (!it->is_string()) return fail_at(field, "expected a string, got " + Shown(*it));
-    *out = it->get<std::string>();
-    return Status::Ok();
-  };
-  auto existing = std::find_if(devices->begin(), devices->end(),
-                               [&](const DeviceSpec& d) { return d.key == key; });
-  bool adding = existing == devices->end();
-  DeviceSpec spec;
-  if (!adding) spec = *existing;
-  spec.key = key;
-  struct TextField {
-    const char* name;
-    std::string* target;
-  };
-  for (TextField f :
-       {TextField{"name", &spec.name}, TextField{"vendor", &spec.vendor},
-        TextField{"architecture", &spec.architecture}, TextField{"notes", &spec.notes}}) {
-    if (Status s = text(f.name, f.target); !s.ok()) return s;
-  }
-  spec.architecture = NormalizeArchitecture(spec.architecture);
-  std::string source = "spec file " + path;
-  if (Status s = text("source", &source); !s.ok()) return s;
-  if (auto it = entry.find("backend"); it != entry.end()) {
-    std::optional<Backend> backend =
-        it->is_string() ? ParseBackend(it->get<std::string>()) : std::nullopt;
-    if (!backend) {
-      return fail_at("backend",
-                     "expected one of cpu, cuda, rocm, metal, webgpu, other; got " + Shown(*it));
-    }
-    spec.backend = *backend;
-  }
-  if (auto it = entry.find("aliases"); it != entry.end()) {
-    if (!it->is_array()) return fail_at("aliases", "expected an array of strings");
-    spec.aliases.clear();
-    for (const json& alias : *it) {
-      if (!alias.is_string()) return fail_at("aliases", "expected strings, got " + Shown(alias));
-      spec.aliases.push_back(alias.get<std::string>());
-    }
-  }
-  if (auto it = entry.find("devices_per_package"); it != entry.end()) {
-    if (!it->is_number_integer() || it->get<int64_t>() < 1 || it->get<int64_t>() > 64) {
-      return fail_at("devices_per_package", "expected an integer from 1 to 64, got " + Shown(*it));
-    }
-    spec.devices_per_package = it->get<int>();
-  }
-  if (auto it = entry.find("name_covers_variants"); it != entry.end()) {
-    if (!it->is_boolean()) return fail_at("name_covers_variants", "expected true or false");
-    spec.name_covers_variants = it->get<bool>();
-  }
-  const json* sources = nullptr;
-  if (auto it = entry.find("sources"); it != entry.end()) {
-    if (!it->is_object()) return fail_at("sources", R"(expected an object {"field": "source"})");
-    for (const auto& [name, value] : it->items()) {
-      if (!ParseMetric(name)) return fail_at("sources", "\"" + name + "\" is not a figure");
-      if (!value.is_string()) return fail_at("sources." + name, "expected a string");
-      if (!entry.contains(name)) return fail_at("sources." + name, "this figure is not given");
-    }
-    sources = &*it;
-  }
-  for (int i = 0; i < kMetricCount; ++i) {
-    auto metric = static_cast<Metric>(i);
-    auto it = entry.find(MetricName(metric));
-    if (it == entry.end()) continue;
-    if (it->is_null()) {  // null removes a figure the table has
-      spec.Get(metric).reset();
-      continue;
-    }
-    bool integral = MetricIsInteger(metric);
-    double v = it->is_number() ? it->get<double>() : NAN;
-    if (!std::isfinite(v) || v <= 0 || (integral && v != std::floor(v)) || v > 1e21) {
-      return fail_at(MetricName(metric), fmt::format("expected a positive {}, got {}",
-                                                     integral ? "integer" : "number", Shown(*it)));
-    }
-    Figure figure{v, Confidence::kSpecFile, source};
-    if (sources && sources->contains(MetricName(metric))) {
-      figure.source = (*sources)[MetricName(metric)].get<std::string>();
-    }
-    spec.Get(metric) = figure;
-  }
-  if (adding) {
-    if (spec.name.empty()) return fail_at("name", "a new device needs a name");
-    if (!entry.contains("backend")) return fail_at("backend", "a new device needs a backend");
-    if (spec.aliases.empty()) spec.aliases.push_back(spec.name);
-    if (spec.identity_source.empty()) spec.identity_source = source;
-    devices->push_back(std::move(spec));
-  } else {
-    *existing = std::move(spec);
-  }
-  return Status::Ok();
-}
-
-}  // namespace
-
-StatusOr<std::vector<DeviceSpec>> ApplyDeviceSpecText(std::string_view text,
-                                                      const std::string& path,
-                                                      std::vector<DeviceSpec> base) {
-  json doc;
-  try {
-    doc = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    if (size_t p = what.find("parse error"); p != std::string::npos) what = what.substr(p);
-    return UnreadableInput(fmt::format("{}:{}: not valid JSON: {}", path,
-                                       LineColumn(text, e.byte ? e.byte - 1 : 0), what));
-  } catch (const json::exception& e) {  // a number beyond double's range
-    return UnreadableInput(fmt::format("{}: not readable JSON: {}", path, e.what()));
-  }
-  if (!doc.is_object()) {
-    return UnreadableInput(fmt::format(
-        R"({}: expected an object {{"schema": "{}", "devices": [...]}})", path, kSpecSchema));
-  }
-  for (const auto& [name, value] : doc.items()) {
-    if (name != "schema" && name != "devices") {
-      return UnreadableInput(
-          fmt::format("{}: {}: unknown key (expected schema, devices)", path, name));
-    }
-  }
-  if (auto it = doc.find("schema"); it != doc.end() && *it != kSpecSchema) {
-    return UnreadableInput(
-        fmt::format("{}: schema: expected \"{}\", got {}", path, kSpecSchema, Shown(*it)));
-  }
-  auto list = doc.find("devices");
-  if (list == doc.end() || !list->is_array()) {
-    return UnreadableInput(path + ": devices: missing or not an array");
-  }
-  std::set<std::string> seen;
-  for (size_t i = 0; i < list->size(); ++i) {
-    Status s = ApplyEntry((*list)[i], fmt::format("{}: devices[{}]", path, i), path, &base, &seen);
-    if (!s.ok()) return s;
-  }
-  return base;
-}
-
-StatusOr<std::vector<DeviceSpec>> LoadDeviceSpecs(const std::string& path,
-                                                  std::vector<DeviceSpec> base) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return Status(StatusCode::kIoError, fmt::format("{}: cannot open the device spec file: {}",
-                                                    path, std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return ApplyDeviceSpecText(text.str(), path, std::move(base));
 }
 
 }  // namespace tensormorph

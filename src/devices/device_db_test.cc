@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 namespace tensormorph {
 namespace {
@@ -108,6 +111,120 @@ TEST(DeviceTable, CoversTheDevicesTheIssueNames) {
                           "cpu"}) {
     EXPECT_NE(Find(devices, key), nullptr) << key;
   }
+}
+
+// Issue 40's devices, each found by the name and hardware its runtime reports (the B300's from a
+// held-back Kineto trace; the GB300's 250.7 GiB from nvidia-smi; the others from public
+// nvidia-smi, deviceQuery and rocminfo output named in the entries' identity sources).
+TEST(DeviceTable, DevicesOf2026AndOlderCardsMatchWhatTheirRuntimesReport) {
+  struct Case {
+    DeviceQuery query;
+    const char* key;
+  };
+  const auto gib = [](double g) { return static_cast<int64_t>(g * kGiB); };
+  const Case cases[] = {
+      {Query("NVIDIA B300 SXM6 AC", "10.3", Backend::kCuda, 148, gib(268)), "b300"},
+      {Query("NVIDIA GB300", "10.3", Backend::kCuda, {}, gib(250.7)), "gb300"},
+      {Query("NVIDIA H20", "9.0", Backend::kCuda, 78, gib(95.0)), "h20"},
+      {Query("NVIDIA H800", "9.0", Backend::kCuda, 132, gib(79.6)), "h800-sxm5-80gb"},
+      {Query("NVIDIA H800 PCIe", "9.0", Backend::kCuda, 114, gib(79.6)), "h800-pcie-80gb"},
+      {Query("NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "12.0", Backend::kCuda, 188),
+       "rtx-pro-6000-blackwell"},
+      {Query("NVIDIA GeForce RTX 2080 Ti", "7.5", Backend::kCuda, 68, 11554586624), "rtx-2080-ti"},
+      {Query("GeForce RTX 2080 Ti", "7.5", Backend::kCuda, 68), "rtx-2080-ti"},
+      {Query("Quadro RTX 6000", "7.5", Backend::kCuda, 72), "quadro-rtx-6000"},
+      {Query("Quadro GP100", "6.0", Backend::kCuda, 56, gib(15.9)), "quadro-gp100"},
+      {Query("Tesla P100-SXM2-16GB", "6.0", Backend::kCuda, 56, gib(15.9)), "p100-sxm2-16gb"},
+      {Query("Tesla P100-PCIE-16GB", "6.0", Backend::kCuda, 56, gib(15.9)), "p100-pcie-16gb"},
+      {Query("Tesla P100-PCIE-12GB", "6.0", Backend::kCuda, 56, 12786073600), "p100-pcie-12gb"},
+      {Query("TITAN V", "7.0", Backend::kCuda, 80, 12621381632), "titan-v"},
+      {Query("AMD Radeon AI PRO R9700", "gfx1201", Backend::kRocm, 64), "radeon-ai-pro-r9700"},
+      {Query("AMD Radeon RX 9070 XT", "gfx1201", Backend::kRocm, 64), "rx-9070-xt"},
+      {Query("AMD Radeon 8060S Graphics", "gfx1151", Backend::kRocm, 40), "radeon-8060s"},
+  };
+  for (const Case& c : cases) {
+    DeviceMatch m = MatchDevice(c.query);
+    ASSERT_TRUE(m.matched()) << c.query.name << ": " << m.reason;
+    EXPECT_EQ(m.spec->key, c.key) << c.query.name;
+  }
+}
+
+// Narrower formats run at least as fast as wider ones on every part that has them: a figure
+// entered in the wrong unit, or a sparse rate not halved beside a dense one, breaks the order.
+TEST(DeviceTable, NarrowerMatrixFormatsAreNeverSlower) {
+  const Metric order[] = {Metric::kTf32MatrixFlopsPerS, Metric::kBf16MatrixFlopsPerS,
+                          Metric::kFp8MatrixFlopsPerS, Metric::kFp6MatrixFlopsPerS,
+                          Metric::kFp4MatrixFlopsPerS};
+  int compared = 0;
+  for (const DeviceSpec& d : BuiltInDevices()) {
+    const Figure* wider = nullptr;
+    for (Metric m : order) {
+      const std::optional<Figure>& f = d.Get(m);
+      if (!f) continue;
+      if (wider != nullptr) {
+        EXPECT_GE(f->value, wider->value) << d.key << ": " << MetricName(m);
+        ++compared;
+      }
+      wider = &*f;
+    }
+  }
+  EXPECT_GT(compared, 40);
+  // The microscaling formats of issue 40 (dense): B200 9 PF FP4, MI355X 10 PF FP4 and FP6.
+  EXPECT_EQ(Find(BuiltInDevices(), "b200")->Get(Metric::kFp4MatrixFlopsPerS)->value, 9e15);
+  EXPECT_EQ(Find(BuiltInDevices(), "mi355x")->Get(Metric::kFp4MatrixFlopsPerS)->value, 10e15);
+  EXPECT_EQ(Find(BuiltInDevices(), "mi355x")->Get(Metric::kFp6MatrixFlopsPerS)->value, 10e15);
+}
+
+// The table a reviewer reads (src/devices/devices.json) is the table the tool uses: each figure
+// of the file, read here with a plain JSON walk and its units applied by hand, equals the loaded
+// one, with the file's confidence and its cited source.
+TEST(DeviceTable, TheBuiltInTableIsTheJsonFileAReviewerReads) {
+  std::ifstream in(std::string(TM_SOURCE_DIR) + "/src/devices/devices.json");
+  ASSERT_TRUE(in) << "src/devices/devices.json";
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json file = nlohmann::json::parse(text.str());
+  const nlohmann::json& sources = file["sources"];
+  const std::vector<DeviceSpec>& devices = BuiltInDevices();
+  ASSERT_EQ(file["devices"].size(), devices.size());
+  std::set<std::string> cited;
+  int figures = 0;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const nlohmann::json& entry = file["devices"][i];
+    const DeviceSpec& d = devices[i];
+    SCOPED_TRACE(d.key);
+    EXPECT_EQ(entry["key"], d.key);
+    for (int m = 0; m < kMetricCount; ++m) {
+      const auto metric = static_cast<Metric>(m);
+      const std::optional<Figure>& loaded = d.Get(metric);
+      if (!entry.contains(MetricName(metric))) {
+        EXPECT_FALSE(loaded) << MetricName(metric);
+        continue;
+      }
+      ASSERT_TRUE(loaded) << MetricName(metric);
+      const nlohmann::json& f = entry[MetricName(metric)];
+      double expected = 0;
+      if (f.contains("value")) expected = f["value"].get<double>();
+      if (f.contains("gib")) expected = f["gib"].get<double>() * kGiB;
+      if (f.contains("mib")) expected = f["mib"].get<double>() * 1024 * 1024;
+      if (f.contains("pcie_x16")) {  // 8 GT/s at Gen3, doubling per generation; 128b/130b
+        const double gt = 8 * std::pow(2, f["pcie_x16"].get<int>() - 3);
+        expected = std::round(f.value("links", 1) * gt * 1e9 * 16 * 128 / 130 / 8);
+      }
+      EXPECT_EQ(loaded->value, expected) << MetricName(metric);
+      EXPECT_EQ(ConfidenceName(loaded->confidence), f.value("confidence", std::string("derived")))
+          << MetricName(metric);
+      const std::string source = f.contains("cite")
+                                     ? sources[f["cite"].get<std::string>()].get<std::string>()
+                                     : f.value("source", std::string());
+      if (f.contains("cite")) cited.insert(f["cite"].get<std::string>());
+      EXPECT_NE(loaded->source.find(source), std::string::npos) << MetricName(metric);
+      ++figures;
+    }
+    if (entry.contains("identity_cite")) cited.insert(entry["identity_cite"].get<std::string>());
+  }
+  EXPECT_GT(figures, 550);
+  EXPECT_EQ(cited.size(), sources.size()) << "every source in the file is cited";
 }
 
 // An entry without any FLOP/s figure is one whose sources were not found; the list is explicit
@@ -405,9 +522,13 @@ TEST(MatchByHardware, UnnamedDeviceMatchesOnItsHardwareAlone) {
   EXPECT_TRUE(m.reason.starts_with("matched by hardware")) << m.reason;
   EXPECT_NE(m.reason.find("304 CUs, 192.0 GiB"), std::string::npos) << m.reason;
 
+  DeviceMatch h200 = MatchDevice(Query("", "9.0", Backend::kCuda, 132, 150754820096));
+  ASSERT_TRUE(h200.matched()) << h200.reason;
+  EXPECT_EQ(h200.spec->key, "h200-sxm-141gb");
+  // An H100 SXM's hardware is an H800's too (132 SMs, 80 GB): without a name, neither.
   DeviceMatch h100 = MatchDevice(Query("", "9.0", Backend::kCuda, 132, 85520809984));
-  ASSERT_TRUE(h100.matched()) << h100.reason;
-  EXPECT_EQ(h100.spec->key, "h100-sxm5-80gb");
+  EXPECT_FALSE(h100.matched()) << h100.reason;
+  EXPECT_EQ(CandidateKeys(h100), (std::vector<std::string>{"h100-sxm5-80gb", "h800-sxm5-80gb"}));
 
   DeviceMatch two = MatchDevice(Query("", "gfx90a", Backend::kRocm, 104, 68702699520));
   EXPECT_FALSE(two.matched()) << "MI210 and an MI250 GCD have the same hardware";
@@ -480,10 +601,13 @@ TEST(MatchByHardware, GfxTargetAsTheName) {
 }
 
 TEST(MatchByHardware, SameHardwareUnderAnotherModelNameIsNotBorrowed) {
-  // The H800 shares the H100 SXM's SMs and memory, not its FP64 rate; the H200 NVL shares the
-  // H200 SXM's, not its clocks; a V100S is not a V100.
+  // The A800 shares the A100 SXM's SMs and memory, not its NVLink; the H200 NVL shares the
+  // H200 SXM's, not its clocks; the RTX PRO 6000 Server Edition the Workstation Edition's, not its
+  // power; a V100S is not a V100.
   for (const DeviceQuery& q :
-       {Query("NVIDIA H800", "9.0", Backend::kCuda, 132, 85028896768),
+       {Query("NVIDIA A800-SXM4-80GB", "8.0", Backend::kCuda, 108, 85051572224),
+        Query("NVIDIA RTX PRO 6000 Blackwell Server Edition", "12.0", Backend::kCuda, 188,
+              102641958912),
         Query("NVIDIA H200 NVL", "9.0", Backend::kCuda, 132, 150754820096),
         Query("Tesla V100S-PCIE-32GB", "7.0", Backend::kCuda, 80, 34089730048)}) {
     DeviceMatch m = MatchDevice(q);
@@ -558,6 +682,36 @@ TEST(DeviceSpecFile, OverridesFiguresAndAddsDevices) {
   EXPECT_EQ(MatchDevice(devices, Query("NVIDIA A100-PG509-200")).spec->key, "a100-sxm4-40gb");
 }
 
+// A figure may say where it comes from: a cited document of the file's "sources", a note, binary
+// units for sizes and a PCIe link to derive. The user's figures stay spec-file all the same.
+TEST(DeviceSpecFile, FiguresCiteTheFilesSourcesAndTakeUnits) {
+  StatusOr<std::vector<DeviceSpec>> loaded = Apply(R"({
+    "sources": {"lab": "lab measurements, node 7, 2026-11"},
+    "devices": [
+      {"key": "acme-x2", "name": "ACME X2", "backend": "rocm", "architecture": "gfx1201",
+       "fp16_matrix_flops_per_s": {"value": 191e12, "cite": "lab", "note": "rocblas-bench"},
+       "memory_bytes": {"gib": 32, "cite": "lab"},
+       "l2_cache_bytes": {"mib": 5.5, "source": "rocminfo"},
+       "host_link_bytes_per_s": {"pcie_x16": 4, "links": 2, "cite": "lab"}}
+    ]})");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  const DeviceSpec* x2 = Find(loaded.value(), "acme-x2");
+  ASSERT_NE(x2, nullptr);
+  const Figure& fp16 = *x2->Get(Metric::kFp16MatrixFlopsPerS);
+  EXPECT_EQ(fp16.value, 191e12);
+  EXPECT_EQ(fp16.source, "lab measurements, node 7, 2026-11; rocblas-bench");
+  EXPECT_EQ(fp16.confidence, Confidence::kSpecFile);
+  EXPECT_EQ(x2->Get(Metric::kMemoryBytes)->value, 32 * kGiB);
+  EXPECT_EQ(x2->Get(Metric::kL2CacheBytes)->value, 5.5 * 1024 * 1024);
+  EXPECT_EQ(x2->Get(Metric::kL2CacheBytes)->source, "rocminfo");
+  // Two Gen4 x16 links: 2 x 16 GT/s x 16 lanes x 128/130 / 8 bit.
+  const Figure& link = *x2->Get(Metric::kHostLinkBytesPerS);
+  EXPECT_EQ(link.value, std::round(2 * 16e9 * 16 * 128 / 130 / 8));
+  EXPECT_EQ(link.confidence, Confidence::kSpecFile);
+  EXPECT_NE(link.source.find("PCIe Gen4 x16"), std::string::npos) << link.source;
+  EXPECT_NE(link.source.find("lab measurements"), std::string::npos) << link.source;
+}
+
 TEST(DeviceSpecFile, MalformedFilesNameFileEntryAndKey) {
   struct Case {
     const char* text;
@@ -594,6 +748,21 @@ TEST(DeviceSpecFile, MalformedFilesNameFileEntryAndKey) {
        "sources.fp32_flops_per_s: this figure is not given"},
       {R"({"devices": [{"key": "t4", "devices_per_package": 0}]})",
        "devices_per_package: expected an integer from 1 to 64"},
+      {R"({"devices": [{"key": "t4", "fp32_flops_per_s": {"value": 8e12, "confidence": "vendor"}}]})",
+       "fp32_flops_per_s.confidence: only the built-in table states a confidence"},
+      {R"({"devices": [{"key": "t4", "fp32_flops_per_s": {"value": 8e12, "cite": "x"}}]})",
+       "fp32_flops_per_s.cite: \"x\" is not a key of the document's \"sources\""},
+      {R"({"devices": [{"key": "t4", "memory_bytes": {"value": 1, "gib": 16}}]})",
+       "memory_bytes: give exactly one of value, gib, mib, pcie_x16"},
+      {R"({"devices": [{"key": "t4", "memory_bandwidth_bytes_per_s": {"gib": 300}}]})",
+       "memory_bandwidth_bytes_per_s.gib: only memory_bytes and l2_cache_bytes"},
+      {R"({"devices": [{"key": "t4", "host_link_bytes_per_s": {"pcie_x16": 6}}]})",
+       "host_link_bytes_per_s.pcie_x16: expected generation 3, 4 or 5, got 6"},
+      {R"({"devices": [{"key": "t4", "compute_units": {"value": 40, "links": 2}}]})",
+       "compute_units.links: only with pcie_x16"},
+      {R"({"devices": [{"key": "t4", "compute_units": {"value": 40, "unit": "SM"}}]})",
+       "compute_units.unit: unknown key"},
+      {R"({"sources": [], "devices": []})", "sources: expected an object"},
   };
   for (const Case& c : cases) {
     StatusOr<std::vector<DeviceSpec>> loaded = Apply(c.text);

@@ -41,6 +41,8 @@ std::optional<int> ElementSize(std::string_view t) {
     return 1;
   }
   if (t == "c10::complex<double>") return 16;
+  // Microscaling: two FP4 values per stored element; E8M0 scale factors one byte each.
+  if (t == "c10::Float4_e2m1fn_x2" || t == "c10::Float8_e8m0fnu") return 1;
   return std::nullopt;
 }
 
@@ -54,6 +56,7 @@ Precision PrecisionOfType(std::string_view t) {
     return Precision::kFp8;
   }
   if (t == "signed char" || t == "unsigned char" || t == "int8") return Precision::kInt8;
+  if (t == "c10::Float4_e2m1fn_x2") return Precision::kFp4;
   return Precision::kUnknown;
 }
 
@@ -110,6 +113,14 @@ std::optional<bool> ConcreteBool(const OpArgs& a, size_t i) {
   if (s == "True" || s == "true" || s == "1") return true;
   if (s == "False" || s == "false" || s == "0") return false;
   return std::nullopt;
+}
+
+std::string ScalarTypeName(std::string_view concrete) {
+  // c10::ScalarType's numbering (c10/core/ScalarType.h): only the output types of scaled GEMMs.
+  if (concrete == "5") return "c10::Half";
+  if (concrete == "6") return "float";
+  if (concrete == "15") return "c10::BFloat16";
+  return concrete.empty() || concrete == "None" ? "" : "ScalarType " + std::string(concrete);
 }
 
 double Numel(const Shape& s) {

@@ -53,6 +53,11 @@ std::optional<std::vector<int64_t>> ConcreteIntList(const OpArgs& a, size_t i, s
 std::optional<int64_t> ConcreteInt(const OpArgs& a, size_t i);
 std::optional<bool> ConcreteBool(const OpArgs& a, size_t i);
 
+// The element type a ScalarType argument names, as "Input type" spells it ("15" ->
+// "c10::BFloat16"); "" when it was not given (None); "ScalarType N" for numbers not listed, which
+// ElementSize does not know.
+std::string ScalarTypeName(std::string_view concrete);
+
 double Numel(const Shape& s);           // product of dims (1 for rank 0), as a double
 std::string ShapeText(const Shape& s);  // "[8, 16, 4096]"
 

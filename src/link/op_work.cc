@@ -40,6 +40,14 @@ constexpr OpEntry kOps[] = {
     {"aten::_scaled_dot_product_efficient_attention", flops::AttentionWork},
     {"aten::_scaled_dot_product_cudnn_attention", flops::AttentionWork},
     {"aten::_flash_attention_forward", flops::AttentionWork},
+    {"aten::_scaled_mm", flops::ScaledMmWork},
+    {"aten::_scaled_grouped_mm", flops::GroupedMmWork},
+    {"aten::_grouped_mm", flops::GroupedMmWork},
+    {"aiter::gemm_a8w8", flops::WeightRowsGemmWork},
+    {"aiter::gemm_a8w8_blockscale", flops::WeightRowsGemmWork},
+    {"aiter::gemm_a8w8_bpreshuffle", flops::WeightRowsGemmWork},
+    {"aiter::gemm_a4w4", flops::WeightRowsGemmWork},
+    {"_C::cutlass_scaled_mm", flops::CutlassScaledMmWork},
 };
 
 FormulaFn FindFormula(std::string_view op) {
@@ -67,8 +75,10 @@ std::optional<OpWork> EstimateOpWork(std::string_view op_name, const OpInputs& i
   out.flops = work->flops;
   out.formula = std::move(work->formula);
   const std::string& first_type = args->args[work->first_operand].type;
-  out.precision = flops::PrecisionOfType(first_type);
-  // Bytes: each operand read once, the output (in the first operand's type) written once. One
+  out.precision = work->precision.value_or(flops::PrecisionOfType(first_type));
+  const std::string& output_type = work->output_type.empty() ? first_type : work->output_type;
+  // Bytes: each operand read once, the output (in the first operand's type unless the formula
+  // names another: an FP8 GEMM's out_dtype) written once. One
   // unknown element size makes the whole sum unknown (see OpWork::bytes).
   const std::string* unknown_type = nullptr;
   auto sized = [&](const std::string& type, double numel) {
@@ -76,7 +86,7 @@ std::optional<OpWork> EstimateOpWork(std::string_view op_name, const OpInputs& i
     if (!size && !unknown_type) unknown_type = &type;
     return size ? numel * *size : 0.0;
   };
-  double bytes = sized(first_type, flops::Numel(work->output));
+  double bytes = sized(output_type, flops::Numel(work->output));
   for (size_t i : work->operands) {
     bytes += sized(args->args[i].type, flops::Numel(*args->args[i].shape));
   }

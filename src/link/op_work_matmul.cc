@@ -10,10 +10,6 @@
 namespace tensormorph::flops {
 namespace {
 
-std::string Mnk(int64_t m, int64_t n, int64_t k) {
-  return fmt::format("M={}, N={}, K={}", m, n, k);
-}
-
 // Whether `bias` broadcasts to `out` without changing it (what addmm/baddbmm/linear accept).
 bool BiasFits(const Shape& bias, const Shape& out) {
   if (bias.size() > out.size()) return false;
@@ -22,6 +18,10 @@ bool BiasFits(const Shape& bias, const Shape& out) {
 }
 
 }  // namespace
+
+std::string MnkText(int64_t m, int64_t n, int64_t k) {
+  return fmt::format("M={}, N={}, K={}", m, n, k);
+}
 
 std::optional<Shape> Broadcast(const Shape& a, const Shape& b) {
   Shape out(std::max(a.size(), b.size()));
@@ -39,7 +39,7 @@ std::optional<Work> MmWork(std::string_view, const OpArgs& a) {
   const Shape* y = TensorShape(a, 1, false);
   if (!x || !y || x->size() != 2 || y->size() != 2 || (*x)[1] != (*y)[0]) return std::nullopt;
   int64_t m = (*x)[0], k = (*x)[1], n = (*y)[1];
-  return Work{2.0 * m * n * k, {0, 1}, 0, {m, n}, "2*M*N*K (" + Mnk(m, n, k) + ")"};
+  return Work{2.0 * m * n * k, {0, 1}, 0, {m, n}, "2*M*N*K (" + MnkText(m, n, k) + ")"};
 }
 
 std::optional<Work> AddmmWork(std::string_view op, const OpArgs& a) {
@@ -64,7 +64,7 @@ std::optional<Work> BmmWork(std::string_view, const OpArgs& a) {
               {0, 1},
               0,
               {b, m, n},
-              fmt::format("2*B*M*N*K (B={}, {})", b, Mnk(m, n, k))};
+              fmt::format("2*B*M*N*K (B={}, {})", b, MnkText(m, n, k))};
 }
 
 std::optional<Work> BaddbmmWork(std::string_view op, const OpArgs& a) {
@@ -100,9 +100,9 @@ std::optional<Work> MatmulWork(std::string_view, const OpArgs& a) {
   if (x->size() > 1) out.push_back(m);
   if (y->size() > 1) out.push_back(n);
   double b = Numel(*batch);
-  std::string text = batch->empty() ? "2*M*N*K (" + Mnk(m, n, k) + ")"
+  std::string text = batch->empty() ? "2*M*N*K (" + MnkText(m, n, k) + ")"
                                     : fmt::format("2*batch*M*N*K (batch={}={:.0f}, {})",
-                                                  ShapeText(*batch), b, Mnk(m, n, k));
+                                                  ShapeText(*batch), b, MnkText(m, n, k));
   return Work{2.0 * b * m * n * k, {0, 1}, 0, std::move(out), std::move(text)};
 }
 

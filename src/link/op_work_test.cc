@@ -291,13 +291,12 @@ TEST(OpWorkTypes, PrecisionAndElementSizes) {
   EXPECT_DOUBLE_EQ(mm("c10::Float8_e5m2")->bytes, 26);
   EXPECT_EQ(mm("signed char")->precision, Precision::kInt8);
   // A type not in the table: FLOPs still known, bytes and precision not.
-  auto odd = mm("c10::Float4_e2m1fn_x2");
+  auto odd = mm("c10::qint8");
   ASSERT_TRUE(odd);
   EXPECT_DOUBLE_EQ(odd->flops, 48);
   EXPECT_EQ(odd->bytes, 0);
   EXPECT_EQ(odd->precision, Precision::kUnknown);
-  EXPECT_EQ(odd->formula,
-            "2*M*N*K (M=2, N=4, K=3); bytes unknown (element type \"c10::Float4_e2m1fn_x2\")");
+  EXPECT_EQ(odd->formula, "2*M*N*K (M=2, N=4, K=3); bytes unknown (element type \"c10::qint8\")");
   EXPECT_STREQ(PrecisionName(Precision::kTf32), "tf32");
   EXPECT_STREQ(PrecisionName(Precision::kBf16), "bf16");
   EXPECT_STREQ(PrecisionName(Precision::kInt8), "int8");
@@ -346,6 +345,86 @@ TEST(OpWorkMalformed, NeverThrowsAndGivesNothing) {
                                           [4611686018427387904, 4611686018427387904]]})");
   ASSERT_TRUE(big);
   EXPECT_DOUBLE_EQ(big->flops, std::ldexp(1.0, 187));
+}
+
+// FP8 and FP4 GEMMs (issue 40): shapes as the profiler records them (Input Dims, Input type,
+// Concrete Inputs), every number computed by hand. An optional tensor that was None is recorded
+// as [] with type ""; a 0-dim scale tensor as [] with its dtype; out_dtype as c10::ScalarType's
+// number (15 = BFloat16).
+TEST(OpWorkScaled, Fp8ScaledMmUsesTheFp8RoofAndWritesItsOutDtype) {
+  auto w =
+      Estimate("aten::_scaled_mm", R"({"dims": [[16, 4096], [4096, 1024], [], [], [], [], [], []],
+      "types": ["c10::Float8_e4m3fn", "c10::Float8_e4m3fn", "float", "float", "", "", "Scalar", "Scalar"],
+      "concrete": ["", "", "", "", "", "", "15", "False"]})");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_DOUBLE_EQ(w->flops, 2.0 * 16 * 1024 * 4096);  // 134,217,728
+  EXPECT_EQ(w->precision, Precision::kFp8);
+  // A 16x4096 and B 4096x1024 at 1 byte, two fp32 scales, the bf16 output 16x1024 at 2 bytes.
+  EXPECT_DOUBLE_EQ(w->bytes, 65536 + 4194304 + 4 + 4 + 32768);
+}
+
+TEST(OpWorkScaled, Fp4PackedOperandsCountTwoValuesPerElement) {
+  // torch.float4_e2m1fn_x2 [128, 2048] x [2048, 256]: K = 4096 values; MX scales e8m0 [.., 128].
+  auto w = Estimate("aten::_scaled_mm",
+                    R"({"dims": [[128, 2048], [2048, 256], [128, 128], [256, 128], [], [], [], []],
+      "types": ["c10::Float4_e2m1fn_x2", "c10::Float4_e2m1fn_x2", "c10::Float8_e8m0fnu", "c10::Float8_e8m0fnu", "", "", "Scalar", "Scalar"],
+      "concrete": ["", "", "", "", "", "", "15", "False"]})");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_DOUBLE_EQ(w->flops, 2.0 * 128 * 256 * 4096);  // 268,435,456
+  EXPECT_EQ(w->precision, Precision::kFp4);
+  EXPECT_DOUBLE_EQ(w->bytes, 128 * 2048 + 2048 * 256 + 128 * 128 + 256 * 128 + 128 * 256 * 2.0);
+  EXPECT_NE(w->formula.find("K=4096"), std::string::npos) << w->formula;
+}
+
+TEST(OpWorkScaled, GroupedGemmsOfMixturesOfExperts) {
+  // 2D x 3D: 512 routed tokens over 8 experts (offs [8]), K 2048, N 1024, bf16 out.
+  auto moe =
+      Estimate("aten::_scaled_grouped_mm",
+               R"({"dims": [[512, 2048], [8, 2048, 1024], [512], [8, 1024], [8], [], [], [], []],
+      "types": ["c10::Float8_e4m3fn", "c10::Float8_e4m3fn", "float", "float", "int", "", "", "Scalar", "Scalar"],
+      "concrete": ["", "", "", "", "", "", "", "15", "True"]})");
+  ASSERT_TRUE(moe.has_value());
+  EXPECT_DOUBLE_EQ(moe->flops, 2.0 * 512 * 1024 * 2048);  // 2,147,483,648
+  EXPECT_EQ(moe->precision, Precision::kFp8);
+  EXPECT_DOUBLE_EQ(
+      moe->bytes, 512 * 2048 + 8 * 2048 * 1024 + 512 * 4 + 8 * 1024 * 4 + 8 * 4 + 512 * 1024 * 2.0);
+  // 3D x 3D bf16, no offs: a batched product.
+  auto batched =
+      Estimate("aten::_grouped_mm", R"({"dims": [[4, 64, 128], [4, 128, 256], [], [], []],
+      "types": ["c10::BFloat16", "c10::BFloat16", "", "", "Scalar"], "concrete": ["", "", "", "", ""]})");
+  ASSERT_TRUE(batched.has_value());
+  EXPECT_DOUBLE_EQ(batched->flops, 2.0 * 4 * 64 * 256 * 128);  // 16,777,216
+  EXPECT_DOUBLE_EQ(batched->bytes, (4 * 64 * 128 + 4 * 128 * 256 + 4 * 64 * 256) * 2.0);
+  EXPECT_EQ(batched->precision, Precision::kBf16);
+}
+
+TEST(OpWorkScaled, AiterAndCutlassBlockScaledGemms) {
+  // aiter::gemm_a8w8_blockscale(XQ [M,K], WQ [N,K], x_scale, w_scale, dtype=bf16, preshuffled).
+  auto a8w8 = Estimate("aiter::gemm_a8w8_blockscale",
+                       R"({"dims": [[32, 7168], [2112, 7168], [32, 56], [17, 56], [], []],
+      "types": ["c10::Float8_e4m3fnuz", "c10::Float8_e4m3fnuz", "float", "float", "Scalar", "Scalar"],
+      "concrete": ["", "", "", "", "15", "False"]})");
+  ASSERT_TRUE(a8w8.has_value());
+  EXPECT_DOUBLE_EQ(a8w8->flops, 2.0 * 32 * 2112 * 7168);  // 968,884,224
+  EXPECT_EQ(a8w8->precision, Precision::kFp8);
+  EXPECT_DOUBLE_EQ(a8w8->bytes,
+                   32 * 7168 + 2112 * 7168 + 32 * 56 * 4 + 17 * 56 * 4 + 32 * 2112 * 2.0);
+  // Older aiter::gemm_a4w4 takes its bf16 output tensor; FP4 packed two per uint8 along K.
+  auto a4w4 = Estimate("aiter::gemm_a4w4",
+                       R"({"dims": [[64, 1024], [512, 1024], [64, 64], [512, 64], [64, 512], []],
+      "types": ["unsigned char", "unsigned char", "unsigned char", "unsigned char", "c10::BFloat16", ""]})");
+  ASSERT_TRUE(a4w4.has_value());
+  EXPECT_DOUBLE_EQ(a4w4->flops, 2.0 * 64 * 512 * 2048);  // 134,217,728
+  EXPECT_EQ(a4w4->precision, Precision::kFp4);
+  EXPECT_DOUBLE_EQ(a4w4->bytes, 64 * 1024 + 512 * 1024 + 64 * 64 + 512 * 64 + 64 * 512 * 2.0);
+  // vLLM's _C::cutlass_scaled_mm(out, a, b, a_scales, b_scales, bias): out comes first.
+  auto cutlass = Estimate("_C::cutlass_scaled_mm",
+                          R"({"dims": [[8, 4096], [8, 14336], [14336, 4096], [8, 1], [1, 4096], []],
+      "types": ["c10::BFloat16", "c10::Float8_e4m3fn", "c10::Float8_e4m3fn", "float", "float", ""]})");
+  ASSERT_TRUE(cutlass.has_value());
+  EXPECT_DOUBLE_EQ(cutlass->flops, 2.0 * 8 * 4096 * 14336);  // 939,524,096
+  EXPECT_EQ(cutlass->precision, Precision::kFp8);
+  EXPECT_DOUBLE_EQ(cutlass->bytes, 8 * 14336 + 14336 * 4096.0 + 8 * 4 + 4096 * 4 + 8 * 4096 * 2);
 }
 
 }  // namespace TM_UNITY_ID

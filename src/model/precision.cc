@@ -18,6 +18,10 @@ const char* PrecisionName(Precision p) {
       return "fp8";
     case Precision::kInt8:
       return "int8";
+    case Precision::kFp6:
+      return "fp6";
+    case Precision::kFp4:
+      return "fp4";
     case Precision::kUnknown:
       break;
   }

@@ -24,10 +24,11 @@ constexpr size_t kLabelledDots = 5;
 constexpr size_t kShortNameLength = 36;
 
 // Legible on white, indexed by Precision: unknown grey, fp64 purple, fp32 blue, tf32 teal,
-// fp16 orange, bf16 brown, fp8 green, int8 magenta (the three counter precisions stay
-// colour-blind-safe among themselves).
+// fp16 orange, bf16 brown, fp8 green, int8 magenta, fp6 olive, fp4 dark teal (the three counter
+// precisions stay colour-blind-safe among themselves).
 constexpr std::array<const char*, kPrecisionCount> kColour = {
-    "#777777", "#7b3294", "#1f5fa8", "#1b9e77", "#d95f02", "#8c510a", "#4d9221", "#c51b7d"};
+    "#777777", "#7b3294", "#1f5fa8", "#1b9e77", "#d95f02",
+    "#8c510a", "#4d9221", "#c51b7d", "#808000", "#01665e"};
 
 // 344.2 G: rates span many orders of magnitude, SI prefixes keep them readable.
 std::string Si(double v, int digits = 4) {

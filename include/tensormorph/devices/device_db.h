@@ -56,6 +56,8 @@ enum class Metric : uint8_t {
   kFp16MatrixFlopsPerS,
   kBf16MatrixFlopsPerS,
   kFp8MatrixFlopsPerS,
+  kFp6MatrixFlopsPerS,  // MXFP6 (OCP microscaling)
+  kFp4MatrixFlopsPerS,  // MXFP4 / NVFP4 (the dense rate of whichever block format the entry says)
   kInt8MatrixOpsPerS,
   kMemoryBandwidthBytesPerS,
   // Peak data rate per direction of the device's host interconnect (PCIe x16 for every entry that
