@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include "analysis/timeline/graph_capture.h"
 #include "model/time.h"
 #include "report/csv.h"
 #include "report/json_output.h"
@@ -110,6 +111,13 @@ void RenderTable(std::ostream& out, const std::vector<const Trace*>& traces) {
       if (n > 0) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, name);
     }
     out << "  events    " << (counts.empty() ? "none" : counts) << '\n';
+    if (const GraphCaptureSummary capture = SummarizeGraphCapture(t); capture.windows > 0) {
+      out << fmt::format(
+          "  capture   {} CUDA/HIP graph capture{} ({}): recorded while the program captured its "
+          "graphs, so launches inside record a graph and run nothing; the device idles while the "
+          "host captures. Profile the replays for the steady state\n",
+          capture.windows, capture.windows == 1 ? "" : "s", FormatDuration(capture.total_ns));
+    }
     for (size_t w = 0; w < t.warnings.size(); ++w) {
       out << (w == 0 ? "  warnings  " : "            ") << t.warnings[w] << '\n';
     }
@@ -146,6 +154,9 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces) {
                      {"duration_ns", t.span_end_ns - t.span_start_ns}};
     // The clock's resolution when the source quantizes timestamps (WebGPU); 0 = exact / unknown.
     input["timestamp_resolution_ns"] = t.timestamp_resolution_ns;
+    // Stream-capture windows (cudaStreamBeginCapture .. EndCapture): a trace of graph capture.
+    const GraphCaptureSummary capture = SummarizeGraphCapture(t);
+    input["graph_capture"] = {{"windows", capture.windows}, {"total_ns", capture.total_ns}};
     // Format-specific facts ("timeline": synthetic, warm-up runs, ...), each value JSON text.
     input["metadata"] = t.metadata;
     Json counts = Json::object();

@@ -30,7 +30,8 @@ from ._sketch import QuantileSketch
 
 # The timeline's gap threshold for idle by cause: the command line's default (100 us).
 GAP_THRESHOLD_NS = 100_000
-GAP_CAUSES = ("host_launch_delay", "synchronization", "memcpy_wait", "queued", "unknown")
+GAP_CAUSES = ("host_launch_delay", "synchronization", "memcpy_wait", "queued", "unknown",
+              "graph_capture")
 
 
 def _kernel_stats(kernels, relative_accuracy):

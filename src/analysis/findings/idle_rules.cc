@@ -10,6 +10,7 @@
 #include "analysis/common/intervals.h"
 #include "analysis/findings/rules.h"
 #include "analysis/timeline/gaps.h"
+#include "analysis/timeline/graph_capture.h"
 #include "tensormorph/model/copy_kinds.h"
 
 namespace tensormorph::findings {
@@ -60,11 +61,23 @@ void HostLaunchGaps(const InputContext& ctx, const DeviceTimeline& d, std::vecto
                       {"before", std::string(g.before)},
                       {"after", std::string(g.after)}}});
   }
-  f.fix =
-      "Launch fewer, larger pieces of work: capture the step in a CUDA/HIP graph "
-      "(torch.cuda.graphs, torch.compile(mode=\"reduce-overhead\")), fuse small ops "
-      "(torch.compile), or raise the batch size; move the host work named here off the launch "
-      "path.";
+  if (const GraphCaptureSummary capture = SummarizeGraphCapture(ctx.trace()); capture.windows) {
+    // The program already captures graphs, and the idle time of the captures themselves is
+    // graph_capture's, not this rule's: what is left are launches outside the graphs.
+    f.fix = fmt::format(
+        "This trace was recorded while the program captured its CUDA/HIP graphs ({} capture "
+        "windows, {:.3f} ms; the idle time they caused is not counted here): profile the graph "
+        "replays, the steady state. The gaps here are launches outside the captured region: move "
+        "them into it or fuse them (torch.compile), and move the host work named here off the "
+        "launch path.",
+        capture.windows, capture.total_ns / 1e6);
+  } else {
+    f.fix =
+        "Launch fewer, larger pieces of work: capture the step in a CUDA/HIP graph "
+        "(torch.cuda.graphs, torch.compile(mode=\"reduce-overhead\")), fuse small ops "
+        "(torch.compile), or raise the batch size; move the host work named here off the launch "
+        "path.";
+  }
   out->push_back(std::move(f));
 }
 

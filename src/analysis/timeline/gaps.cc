@@ -37,6 +37,8 @@ const char* GapCauseName(GapCause cause) {
       return "memcpy_wait";
     case GapCause::kQueued:
       return "queued";
+    case GapCause::kGraphCapture:
+      return "graph_capture";
     case GapCause::kUnknown:
       return "unknown";
   }
@@ -71,6 +73,18 @@ HostWaits::HostWaits(const Trace& trace) {
   }
   for (auto& e : sync_ends_) std::sort(e.begin(), e.end());
   for (auto& e : copy_ends_) std::sort(e.begin(), e.end());
+  captures_.resize(trace.tracks.size());
+  for (const CaptureWindow& w : GraphCaptureWindows(trace)) {
+    if (w.track < captures_.size()) captures_[w.track].emplace_back(w.start_ns, w.end_ns);
+  }
+}
+
+bool HostWaits::CapturingIn(uint32_t track, int64_t from_ns, int64_t to_ns) const {
+  if (track >= captures_.size()) return false;
+  for (const auto& [start, end] : captures_[track]) {  // few windows per thread: a plain scan
+    if (start < to_ns && end > from_ns) return true;
+  }
+  return false;
 }
 
 bool HostWaits::SyncEndedIn(uint32_t track, int64_t from_ns, int64_t to_ns) const {
@@ -86,7 +100,12 @@ GapCause ClassifyGap(const Interval& gap, const ApiCall* launch, const HostWaits
   // Launched before the device went idle: the work was queued, yet did not start, so it waited
   // on something other than the host (an event, another stream, a collective's peer).
   if (launch->start_ns <= gap.start_ns) return GapCause::kQueued;
-  // The host was late. If its thread came out of a wait during the gap, the wait made it late.
+  // The host was late. Capturing a graph in the gap: its launches ran nothing, so the device
+  // idled for the capture, not for a slow host.
+  if (waits.CapturingIn(launch->track, gap.start_ns, launch->start_ns)) {
+    return GapCause::kGraphCapture;
+  }
+  // If its thread came out of a wait during the gap, the wait made it late.
   if (waits.SyncEndedIn(launch->track, gap.start_ns, launch->start_ns)) {
     return GapCause::kSynchronization;
   }

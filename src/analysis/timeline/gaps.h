@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/common/device_work.h"
+#include "analysis/timeline/graph_capture.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 #include "tensormorph/link/work_links.h"
 
@@ -35,10 +36,13 @@ class HostWaits {
   explicit HostWaits(const Trace& trace);
   bool SyncEndedIn(uint32_t track, int64_t from_ns, int64_t to_ns) const;
   bool BlockingCopyEndedIn(uint32_t track, int64_t from_ns, int64_t to_ns) const;
+  // Whether the thread was capturing a CUDA/HIP graph at some time in [from, to].
+  bool CapturingIn(uint32_t track, int64_t from_ns, int64_t to_ns) const;
 
  private:
   std::vector<std::vector<int64_t>> sync_ends_;  // by track, sorted
   std::vector<std::vector<int64_t>> copy_ends_;
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> captures_;  // by track: capture windows
 };
 
 // The cause of a gap given the launch call of the work after it (nullptr: none in the trace).

@@ -41,8 +41,10 @@ enum class GapCause : uint8_t {
   kMemcpyWait,       // ... and a blocking (non-Async) memcpy/memset call did instead
   kQueued,           // the launch call came before the gap began: the GPU waited on a dependency
   kUnknown,          // the work after the gap has no launch call in the trace
+  kGraphCapture,     // the launching thread was capturing a CUDA/HIP graph during the gap: its
+                  // launches recorded the graph and ran nothing (analysis/timeline/graph_capture.h)
 };
-constexpr size_t kGapCauseCount = 5;
+constexpr size_t kGapCauseCount = 6;
 const char* GapCauseName(GapCause cause);
 
 // `before` and `after` view the input trace's strings (a timeline holds hundreds of thousands of
