@@ -24,7 +24,7 @@ mkdir -p "$ART"
 rm -f "$ART"/*.ran
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-for bin in fuzz_import fuzz_sqlite_schema fuzz_gzip fuzz_calibration fuzz_report; do
+for bin in fuzz_import fuzz_sqlite_schema fuzz_gzip fuzz_calibration fuzz_device_spec fuzz_report; do
   [ -x "$BUILD/tests/fuzz/$bin" ] || { echo "fuzz: $BUILD/tests/fuzz/$bin missing (build with scripts/sanitize.sh)" >&2; exit 1; }
 done
 
@@ -122,6 +122,8 @@ done
 unset TM_FUZZ_FORMAT TM_FUZZ_SCHEMA_SEED TM_FUZZ_SCHEMA_TABLES
 start_harness gzip "$DATA/kineto/hta/*.json.gz" "" "" "" fuzz_gzip
 start_harness calibration "src/analysis/predict/calibration.json" json "" "" fuzz_calibration
+start_harness device-spec "src/devices/devices.json tests/data/device_spec_lab.json" json "" "" \
+  fuzz_device_spec
 # The report over small real Kineto traces: every analysis of the page per input, so fewer runs.
 start_harness report "$DATA/kineto/hta/*.json.gz tests/data/legacy_autograd_profile.json tests/data/jax/*.json" \
   json 500 "" fuzz_report

@@ -763,6 +763,9 @@ TEST(DeviceSpecFile, MalformedFilesNameFileEntryAndKey) {
       {R"({"devices": [{"key": "t4", "compute_units": {"value": 40, "unit": "SM"}}]})",
        "compute_units.unit: unknown key"},
       {R"({"sources": [], "devices": []})", "sources: expected an object"},
+      {R"({"devices": [{"key": "t4", "source": ""}]})", "(\"t4\"): source: expected a non-empty"},
+      {R"({"devices": [{"key": "t4", "fp32_flops_per_s": 8e12, "sources": {"fp32_flops_per_s": ""}}]})",
+       "sources.fp32_flops_per_s: expected a non-empty string"},
   };
   for (const Case& c : cases) {
     StatusOr<std::vector<DeviceSpec>> loaded = Apply(c.text);

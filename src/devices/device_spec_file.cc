@@ -263,6 +263,7 @@ Status ApplyEntry(const json& entry, const std::string& where, Document* doc,
   }
   spec.architecture = NormalizeArchitecture(spec.architecture);
   if (Status s = text("source", &r.default_source); !s.ok()) return s;
+  if (r.default_source.empty()) return r.Fail("source", "expected a non-empty string");
   if (Status s = r.SourceText(entry, "identity", "identity_source", "identity_cite",
                               &spec.identity_source);
       !s.ok()) {
@@ -300,7 +301,9 @@ Status ApplyEntry(const json& entry, const std::string& where, Document* doc,
     if (!it->is_object()) return r.Fail("sources", R"(expected an object {"field": "source"})");
     for (const auto& [name, value] : it->items()) {
       if (!ParseMetric(name)) return r.Fail("sources", "\"" + name + "\" is not a figure");
-      if (!value.is_string()) return r.Fail("sources." + name, "expected a string");
+      if (!value.is_string() || value.get<std::string>().empty()) {
+        return r.Fail("sources." + name, "expected a non-empty string");
+      }
       if (!entry.contains(name)) return r.Fail("sources." + name, "this figure is not given");
       if (entry[name].is_object()) {
         return r.Fail("sources." + name, "the figure is an object: give its source there");
