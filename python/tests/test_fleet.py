@@ -160,6 +160,13 @@ def test_collectives_equal_the_commands_on_the_real_job():
     assert fleet.collectives[columns].astype(object).values.tolist() == \
         command.collectives[columns].astype(object).values.tolist()
     assert list(fleet.stragglers["rank"]) == [7, 5, 4]
+    # A straggler's share: the others' wait over their profiled time, the number timeline and
+    # findings give (one definition everywhere).
+    rows = tm.timeline(tm.load_job(DLRM)).ranks.set_index("rank")
+    for _, s in fleet.stragglers.iterrows():
+        assert s["wait_caused_percent"] == pytest.approx(rows.loc[s["rank"], "wait_caused_percent"],
+                                                         rel=1e-12)
+        assert f"{s['wait_caused_percent']:.1f} % of the other ranks' profiled time" in s["reason"]
 
 
 def test_report_shows_the_fleet(fleet, made, tmp_path):

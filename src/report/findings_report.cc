@@ -83,6 +83,13 @@ void PrintTable(std::ostream& out, const FindingsResult& result) {
   table.Print(out);
   out << fmt::format("\nTotal estimated gain {} (gains do not overlap; stragglers not added)\n",
                      dur(result.total_gain_ns));
+  for (const GainBasis& b : result.bases) {
+    out << fmt::format(
+        "% of input {}: of {} {} ({}); a straggler's, of the other ranks' profiled "
+        "time\n",
+        b.input, b.basis == "steps" ? "its steps'" : "its busiest device's span,",
+        b.basis == "steps" ? "summed length" : "longer than its steps", dur(b.basis_ns));
+  }
   for (size_t i = 0; i < result.findings.size(); ++i) {
     const Finding& f = result.findings[i];
     out << fmt::format("\n{}. [{}] {}\n", i + 1, f.rule, f.title);
@@ -96,6 +103,18 @@ void PrintTable(std::ostream& out, const FindingsResult& result) {
     }
     out << fmt::format("   fix: {}\n", f.fix);
   }
+}
+
+}  // namespace
+
+namespace {
+
+Json BasesJson(const std::vector<GainBasis>& bases) {
+  Json out = Json::array();
+  for (const GainBasis& b : bases) {
+    out.push_back({{"input", b.input}, {"basis", b.basis}, {"basis_ns", b.basis_ns}});
+  }
+  return out;
 }
 
 }  // namespace
@@ -127,6 +146,7 @@ void RenderFindings(std::ostream& out, const std::vector<const Trace*>& traces,
         WriteJson(out, {{"schema", "tensormorph.findings/1"},
                         {"inputs", DescribeInputs(traces)},
                         {"total_gain_ns", result.total_gain_ns},
+                        {"gain_bases", BasesJson(result.bases)},
                         {"findings", std::move(findings)}});
       },
       [&] {

@@ -261,6 +261,9 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces,
                       {"median_step_ns", OrNull(r.median_step_ns)},
                       {"wait_suffered_ns", r.wait_suffered_ns},
                       {"wait_caused_ns", r.wait_caused_ns},
+                      {"profiled_ns", r.profiled_ns},
+                      {"others_profiled_ns", r.others_profiled_ns},
+                      {"wait_caused_percent", OrNull(r.wait_caused_percent)},
                       {"times_last", r.times_last},
                       {"late_cause", r.late_cause.empty() ? Json(nullptr) : Json(r.late_cause)},
                       {"straggler", r.straggler}});
@@ -474,8 +477,12 @@ void PrintRanks(std::ostream& out, const TimelineResult& result, const TimelineO
                               : fmt::format("  input {}", r.input);
     line += fmt::format(": {} steps, median {}", r.step_count, duration(r.median_step_ns));
     if (result.is_job) {
-      line += fmt::format("; waited {}, caused {} (last at {})", duration(r.wait_suffered_ns),
-                          duration(r.wait_caused_ns), r.times_last);
+      line += fmt::format(
+          "; waited {}, caused {} (last at {}{})", duration(r.wait_suffered_ns),
+          duration(r.wait_caused_ns), r.times_last,
+          r.wait_caused_percent && r.wait_caused_ns > 0
+              ? fmt::format("; {:.1f} % of the other ranks' profiled time", *r.wait_caused_percent)
+              : "");
       if (!r.late_cause.empty()) line += fmt::format(", late for {}", r.late_cause);
     }
     out << line << (r.straggler ? "  STRAGGLER\n" : "\n");

@@ -92,6 +92,7 @@ def _rank_row(trace, timeline, device, categories, warned, seconds):
         "comm_comp_overlap_percent": device.get("comm_comp_overlap_percent") if device else None,
         "steps": len(steps),
         "median_step_ns": int(np.median(step_ns)) if step_ns else None,
+        "steps_ns": int(sum(step_ns)),
         "max_step_ns": max(step_ns) if step_ns else None,
     }
     for cause in GAP_CAUSES:

@@ -61,12 +61,19 @@ def _job_stragglers(ranks, wait_threshold_percent, slow_threshold_percent, rows)
     basis, basis_name = _median_step_basis(ranks)
     computations = [c for c in map(_computation_per_step, ranks) if c is not None]
     typical_computation = float(np.median(computations)) if computations else 0.0
-    for r in ranks:
+    # The share of a wait caused, as timeline, findings and the report define it: of the other
+    # ranks' profiled time (their steps' summed length, their device span without steps).
+    profiled = [r["steps_ns"] if r.get("steps") else r["span_ns"] for r in ranks]
+    for r, own in zip(ranks, profiled):
         reasons = []
         caused = r.get("wait_caused_ns")
+        others = sum(profiled) - own
+        share = 100 * caused / others if caused is not None and others > 0 else None
         if basis > 0 and caused is not None and caused > basis * wait_threshold_percent / 100:
+            of_others = f"{share:.1f} % of the other ranks' profiled time; " if share else ""
             reasons.append(f"others waited {caused / 1e6:.3f} ms for it at {r['times_last']} "
-                           f"collectives ({100 * caused / basis:.0f} % of its job's {basis_name})")
+                           f"collectives ({of_others}more than {wait_threshold_percent:g} % of "
+                           f"its job's {basis_name})")
         computation = _computation_per_step(r)
         excess = None
         if typical_computation > 0 and computation is not None:
@@ -78,6 +85,7 @@ def _job_stragglers(ranks, wait_threshold_percent, slow_threshold_percent, rows)
             rows.append({"job": r.get("world_size"), "rank": r["rank"], "path": r["path"],
                          "device": r["device"], "median_step_ns": r.get("median_step_ns"),
                          "computation_excess_percent": excess, "wait_caused_ns": caused,
+                         "wait_caused_percent": share,
                          "reason": "; ".join(reasons)})
 
 

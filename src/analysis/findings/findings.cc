@@ -17,10 +17,6 @@ Finding NewFinding(const InputContext& ctx, const char* rule, int64_t gain_ns,
   f.estimated_gain_ns = std::max<int64_t>(0, gain_ns);
   f.where.input = ctx.input;
   if (device != nullptr) f.where.device = device->label;
-  const bool steps = ctx.steps_ns > 0;
-  const int64_t basis = steps ? ctx.steps_ns : device != nullptr ? device->span_ns : ctx.span_ns;
-  f.gain_basis = steps ? "steps" : "span";
-  f.gain_percent = basis > 0 ? 100.0 * static_cast<double>(f.estimated_gain_ns) / basis : 0;
   return f;
 }
 
@@ -37,15 +33,9 @@ const char* Severity(const Finding& f) {
   return "low";
 }
 
-// The span of the device labelled `device` (without its rank), else the input's busiest span.
-int64_t SpanOfDevice(const InputContext& ctx, const std::string& device) {
-  for (const DeviceTimeline* d : ctx.timelines) {
-    if (d->device < ctx.trace().devices.size() &&
-        DeviceLabel(ctx.trace(), d->device, /*with_rank=*/false) == device) {
-      return d->span_ns;
-    }
-  }
-  return ctx.span_ns;
+GainBasis BasisOf(const InputContext& ctx) {
+  const bool steps = ctx.steps_ns > 0 && ctx.steps_ns >= ctx.span_ns;
+  return {ctx.input, steps ? "steps" : "span", steps ? ctx.steps_ns : ctx.span_ns};
 }
 
 }  // namespace
@@ -70,8 +60,8 @@ FindingsResult FindFindings(const std::vector<const LinkedTrace*>& inputs,
     ctx.devices = &devices;
     for (const Step& s : inputs[i]->steps()) ctx.steps_ns += s.end_ns - s.start_ns;
   }
-  // The work rules read no timeline figure, only the span basis of gain_percent, which is
-  // known after the timeline: they run beside it on a copy of the context and are rebased below.
+  // The work rules read no timeline figure (the basis of gain_percent, known after the timeline,
+  // is applied to every finding below): they run beside it on a copy of the context.
   const std::launch policy = query.concurrent ? std::launch::async : std::launch::deferred;
   std::future<std::vector<Finding>> work = std::async(policy, [contexts] {
     std::vector<Finding> found;
@@ -100,13 +90,17 @@ FindingsResult FindFindings(const std::vector<const LinkedTrace*>& inputs,
       findings::FindSlowTransfers(ctx, *d, &result.findings);
     }
   }
-  for (Finding& f : work.get()) {
-    const InputContext& ctx = contexts[static_cast<size_t>(f.where.input)];
-    if (f.gain_basis == "span") {
-      const int64_t span = SpanOfDevice(ctx, f.where.device);
-      f.gain_percent = span > 0 ? 100.0 * static_cast<double>(f.estimated_gain_ns) / span : 0;
-    }
-    result.findings.push_back(std::move(f));
+  for (Finding& f : work.get()) result.findings.push_back(std::move(f));
+  for (const InputContext& ctx : contexts) result.bases.push_back(BasisOf(ctx));
+  for (Finding& f : result.findings) {
+    const GainBasis& basis = result.bases[static_cast<size_t>(f.where.input)];
+    f.gain_basis = basis.basis;
+    // Rules that sum device time over concurrent streams (time above a roof) can claim more than
+    // the wall-clock basis; no share exceeds all of it.
+    f.gain_percent =
+        basis.basis_ns > 0
+            ? std::min(100.0, 100.0 * static_cast<double>(f.estimated_gain_ns) / basis.basis_ns)
+            : 0;
   }
   findings::FindStragglers(contexts, timeline, &result.findings);
 

@@ -24,8 +24,8 @@ struct InputContext {
   const Trace& trace() const { return linked->trace(); }
 };
 
-// A finding of `rule` for `ctx`'s input with its gain and percent of the basis filled in (the
-// device's span when the input has no steps and `device` is given).
+// A finding of `rule` for `ctx`'s input with its gain (FindFindings sets its share of the input's
+// basis once every rule has run).
 Finding NewFinding(const InputContext& ctx, const char* rule, int64_t gain_ns,
                    const DeviceTimeline* device = nullptr);
 

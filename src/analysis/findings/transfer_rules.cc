@@ -96,6 +96,10 @@ void FindStragglers(const std::vector<InputContext>& inputs, const TimelineResul
     }
     // The others' wait is what this rank arriving on time would give back to the job.
     Finding f = NewFinding(ctx, "stragglers", r.wait_caused_ns, device);
+    // The others' wait is theirs, not this rank's: its share is of their profiled time, the one
+    // definition timeline, the report's Ranks section and tm.fleet use.
+    f.gain_basis = "other ranks";
+    f.gain_percent = std::min(100.0, r.wait_caused_percent.value_or(0));
     f.title = fmt::format("rank {} made the other ranks wait {:.3f} ms in {} collectives{}",
                           r.rank ? std::to_string(*r.rank) : std::string("?"),
                           static_cast<double>(r.wait_caused_ns) / 1e6, r.times_last,
@@ -105,6 +109,7 @@ void FindStragglers(const std::vector<InputContext>& inputs, const TimelineResul
                   {"times_last", static_cast<int64_t>(r.times_last)},
                   {"late_cause", r.late_cause},
                   {"straggler_basis_ns", *timeline.straggler_basis_ns},
+                  {"others_profiled_ns", r.others_profiled_ns},
                   {"steps", static_cast<int64_t>(r.step_count)}};
     if (r.median_step_ns) f.evidence.push_back({"median_step_ns", *r.median_step_ns});
     if (timeline.median_rank_step_ns) {

@@ -61,6 +61,9 @@ void DescribeRanks(const std::vector<const LinkedTrace*>& inputs, const Timeline
       last = std::max(last, k.end_ns());
     }
     if (first <= last) spans.push_back(last - first);
+    int64_t steps_ns = 0;
+    for (const Step& s : inputs[jr.input]->steps()) steps_ns += s.end_ns - s.start_ns;
+    r.profiled_ns = r.step_count > 0 ? steps_ns : first <= last ? last - first : 0;
     result->ranks.push_back(std::move(r));
   }
   result->median_rank_step_ns = MedianNs(medians);
@@ -78,6 +81,14 @@ void DescribeRanks(const std::vector<const LinkedTrace*>& inputs, const Timeline
     r.wait_caused_ns = w.wait_caused_ns;
     r.times_last = w.times_last;
     r.late_cause = w.late.cause;
+    r.others_profiled_ns = 0;
+    for (const RankSteps& other : result->ranks) {
+      if (&other != &r) r.others_profiled_ns += other.profiled_ns;
+    }
+    if (r.others_profiled_ns > 0) {
+      r.wait_caused_percent =
+          100.0 * static_cast<double>(r.wait_caused_ns) / static_cast<double>(r.others_profiled_ns);
+    }
     if (result->straggler_basis_ns) {
       const long double limit = static_cast<long double>(*result->straggler_basis_ns) *
                                 options.straggler_threshold_percent / 100;

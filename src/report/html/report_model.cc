@@ -193,6 +193,7 @@ Json RankRow(Json row, const Json& per_rank, const TimelineResult& timeline) {
   row["step_count"] = steps ? steps->step_count : 0;
   row["median_step_ns"] = steps ? OrNull(steps->median_step_ns) : Json(nullptr);
   row["straggler"] = steps != nullptr && steps->straggler;
+  row["wait_caused_percent"] = steps ? OrNull(steps->wait_caused_percent) : Json(nullptr);
   return row;
 }
 

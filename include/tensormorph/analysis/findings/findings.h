@@ -67,15 +67,28 @@ struct Finding {
   std::string severity;  // high (gain >= 10 % of the basis), medium (>= 2 %), low, info (no gain)
   std::string title;
   int64_t estimated_gain_ns = 0;
-  double gain_percent = 0;  // of the input's steps when it has steps, else of the device's span
-  std::string gain_basis;   // "steps" or "span"
+  // The gain as a share of its input's basis (FindingsResult::bases), at most 100; a straggler's
+  // of the other ranks' profiled time (RankSteps::wait_caused_percent).
+  double gain_percent = 0;
+  std::string gain_basis;  // "steps", "span" or, for stragglers, "other ranks"
   FindingWhere where;
   std::vector<Evidence> evidence;
   std::vector<FindingItem> top;
   std::string fix;
 };
 
+// What one input's gain_percent values are shares of, stated once: the longer of its steps' summed
+// length ("steps") and its busiest device's span ("span"). The gains are device time (idle gaps,
+// exposed communication, time above a roof), which can outlast the host's steps when the device
+// runs behind the host; the longer of the two keeps every share within 100 %.
+struct GainBasis {
+  int input = 0;
+  std::string basis;  // "steps" or "span"
+  int64_t basis_ns = 0;
+};
+
 struct FindingsResult {
+  std::vector<GainBasis> bases;  // one per input
   // Summed over the findings but stragglers (a straggler's excess is the others' wait, time its
   // own findings claim already).
   int64_t total_gain_ns = 0;

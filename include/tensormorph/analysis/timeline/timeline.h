@@ -207,6 +207,12 @@ struct RankSteps {
   // excess over the other ranks before those collectives); "" when never last.
   std::string late_cause;
   bool straggler = false;
+  // What the others' wait is a share of: their profiled time (each other rank's steps' summed
+  // length, its device span without steps), and that share, 0..100 as long as the waits lie in
+  // the profiled time; none outside a job.
+  int64_t profiled_ns = 0;  // this rank's own
+  int64_t others_profiled_ns = 0;
+  std::optional<double> wait_caused_percent;
 };
 
 struct TimelineResult {

@@ -298,6 +298,8 @@
         { key: 'median_step_ns', label: 'Median step', num: true, fmt: fmtNs },
         { key: 'wait_suffered_ns', label: 'Wait suffered', num: true, fmt: fmtNs },
         { key: 'wait_caused_ns', label: 'Wait caused', num: true, fmt: fmtNs },
+        { key: 'wait_caused_percent', label: "% of others' time", num: true, fmt: (v) => (v === null || v === undefined ? '–' : fmtPct(v)),
+          title: "the others' wait as a share of their profiled time (their steps, else their device span): the straggler share findings and tm.fleet report too" },
         { key: 'times_last', label: 'Last at', num: true, fmt: fmtInt, title: 'collectives it arrived last at' },
         { key: 'late_cause', label: 'Late for', title: 'where it arrived last, what it spent more time on than the others before: computation, communication or idle (its host was late)' },
         { key: 'straggler', label: 'Straggler', fmt: (v) => (v ? 'STRAGGLER' : ''), cellClass: (v) => (v ? 'bad strong' : null) },
