@@ -334,6 +334,30 @@ TEST(ReportModelFields, JobIsNullForOneInputAndForInputsThatAreNotOneJob) {
   }
 }
 
+// Two runs that are not one job (the Qwen pair: an H100 and an MI300X, issue 39) are not added
+// up: the summary's spans, kernel time and gains are null, and each input's figures are those of
+// its own report (its devices' spans and busy time, its kernels, its findings' gain).
+TEST(ReportModelFields, InputsThatAreNotOneJobAreNotAddedUp) {
+  const Json both = ReportModel({kQwenH100, kQwenMi300})["summary"];
+  EXPECT_FALSE(both["one_job"]);
+  for (const char* summed : {"span_ns", "busy_ns", "busy_percent", "kernel_count",
+                             "kernel_total_ns", "findings_total_gain_ns"}) {
+    EXPECT_TRUE(both[summed].is_null()) << summed << ": " << both[summed];
+  }
+  ASSERT_EQ(both["per_input"].size(), 2u);
+  const std::string paths[] = {kQwenH100, kQwenMi300};
+  for (size_t i = 0; i < 2; ++i) {
+    const Json alone = ReportModel({paths[i]})["summary"];
+    EXPECT_TRUE(alone["one_job"]);
+    const Json& mine = both["per_input"][i];
+    EXPECT_EQ(mine["span_ns"], alone["span_ns"]) << paths[i];
+    EXPECT_EQ(mine["busy_ns"], alone["busy_ns"]) << paths[i];
+    EXPECT_EQ(mine["kernel_count"], alone["kernel_count"]) << paths[i];
+    EXPECT_EQ(mine["kernel_total_ns"], alone["kernel_total_ns"]) << paths[i];
+    EXPECT_EQ(mine["findings_gain_ns"], alone["findings_total_gain_ns"]) << paths[i];
+  }
+}
+
 }  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

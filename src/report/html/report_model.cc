@@ -29,31 +29,73 @@ namespace {
 
 using NameKey = std::pair<std::string, Backend>;
 
+// One input's figures for the summary: its devices' spans and busy time summed, its kernels, and
+// the gains of its findings (stragglers left out, as in findings' total).
+struct InputFigures {
+  int64_t span_ns = 0, busy_ns = 0, kernel_total_ns = 0, gain_ns = 0;
+  uint64_t kernel_count = 0;
+};
+
+Json PerInputJson(const InputFigures& f, size_t input) {
+  return {
+      {"input", input},
+      {"span_ns", f.span_ns},
+      {"busy_ns", f.busy_ns},
+      {"busy_percent", f.span_ns > 0 ? 100.0 * static_cast<double>(f.busy_ns) / f.span_ns : 0.0},
+      {"kernel_count", f.kernel_count},
+      {"kernel_total_ns", f.kernel_total_ns},
+      {"findings_gain_ns", f.gain_ns}};
+}
+
 Json Summary(const ReportData& data) {
   Json devices = Json::array();
-  int64_t span = 0, busy = 0, kernel_ns = 0;
+  std::vector<InputFigures> per_input(data.inputs.size());
   std::map<int64_t, bool> ranks;
   for (const DeviceTimeline& d : data.timeline->devices) {
     devices.push_back(DeviceTimelineJson(d, /*gap_rows=*/false));  // the gaps are in `timeline`
-    span += d.span_ns;
-    busy += d.busy_ns;
-    kernel_ns += d.kernel_ns;
+    InputFigures& f = per_input.at(static_cast<size_t>(d.input));
+    f.span_ns += d.span_ns;
+    f.busy_ns += d.busy_ns;
     if (d.rank) ranks[*d.rank] = true;
+  }
+  for (size_t i = 0; i < data.inputs.size(); ++i) {
+    for (const Kernel& k : data.inputs[i]->trace().kernels) {
+      ++per_input[i].kernel_count;
+      per_input[i].kernel_total_ns += k.duration_ns;
+    }
   }
   // What to fix first: `findings --format json`'s findings, ranked by gain.
   Json findings = Json::array();
-  for (const Finding& f : data.findings->findings) findings.push_back(FindingJson(f));
+  for (const Finding& f : data.findings->findings) {
+    findings.push_back(FindingJson(f));
+    if (f.rule != "stragglers")
+      per_input.at(static_cast<size_t>(f.where.input)).gain_ns += f.estimated_gain_ns;
+  }
   Json ranks_json = Json::array();
   for (const auto& [rank, unused] : ranks) ranks_json.push_back(rank);
+  Json inputs = Json::array();
+  InputFigures all;
+  for (size_t i = 0; i < per_input.size(); ++i) {
+    inputs.push_back(PerInputJson(per_input[i], i));
+    all.span_ns += per_input[i].span_ns;
+    all.busy_ns += per_input[i].busy_ns;
+  }
+  // Inputs that are not one job (two unrelated traces, a CUDA and a ROCm run) are not added up:
+  // a span or a gain summed over them describes no run. The figures are per input then.
+  const bool one_job = data.inputs.size() <= 1 || data.timeline->is_job;
+  const auto summed = [&](auto value) { return one_job ? Json(value) : Json(nullptr); };
   return {{"devices", std::move(devices)},
           {"ranks", std::move(ranks_json)},
-          {"span_ns", span},
-          {"busy_ns", busy},
-          {"busy_percent", span > 0 ? 100.0 * static_cast<double>(busy) / span : 0.0},
-          {"kernel_count", data.kernels->kernel_count},
-          {"kernel_total_ns", data.kernels->total_ns},
+          {"one_job", one_job},
+          {"per_input", std::move(inputs)},
+          {"span_ns", summed(all.span_ns)},
+          {"busy_ns", summed(all.busy_ns)},
+          {"busy_percent",
+           summed(all.span_ns > 0 ? 100.0 * static_cast<double>(all.busy_ns) / all.span_ns : 0.0)},
+          {"kernel_count", summed(data.kernels->kernel_count)},
+          {"kernel_total_ns", summed(data.kernels->total_ns)},
           {"findings", std::move(findings)},
-          {"findings_total_gain_ns", data.findings->total_gain_ns}};
+          {"findings_total_gain_ns", summed(data.findings->total_gain_ns)}};
 }
 
 // Index of the row with the most time per (name, backend): the launch shape (occupancy) or the

@@ -182,24 +182,32 @@
   function renderSummary() {
     const s = D.summary, c = body('summary');
     const backends = [...new Set(D.inputs.flatMap((i) => i.backends))];
+    // Inputs that are not one job are never added up (docs/report.md): their figures are per input.
+    const summed = s.one_job ? [
+      ['Span (summed over devices)', fmtNs(s.span_ns)],
+      ['Busy', fmtPct(s.busy_percent), 'union of kernel, memcpy and memset time / span'],
+      ['Kernels', fmtInt(s.kernel_count)],
+      ['Kernel time (summed)', fmtNs(s.kernel_total_ns)],
+    ] : [['Figures', 'per input', 'the inputs are not one job: their spans, kernels and gains are not added (Inputs below)']];
     c.append(cards([
       ['Inputs', String(D.inputs.length)],
       ['Backends', backends.join(', ') || '–'],
       ['Devices', String(s.devices.length)],
       ['Ranks', s.ranks.length ? `${s.ranks.length} (rank ${s.ranks.join(', ')})` : '–'],
-      ['Span (summed over devices)', fmtNs(s.span_ns)],
-      ['Busy', fmtPct(s.busy_percent), 'union of kernel, memcpy and memset time / span'],
-      ['Kernels', fmtInt(s.kernel_count)],
-      ['Kernel time (summed)', fmtNs(s.kernel_total_ns)],
+      ...summed,
     ]));
     const inputs = el('table', { id: 'inputs-table' });
-    inputs.append(el('thead', null, el('tr', null, ...['Input', 'Format', 'Version', 'Backends']
+    const perInput = s.one_job ? [] : ['Span', 'Busy (%)', 'Kernels', 'Kernel time', 'Findings gain'];
+    inputs.append(el('thead', null, el('tr', null, ...['Input', 'Format', 'Version', 'Backends', ...perInput]
       .map((h) => el('th', { scope: 'col', text: h })))));
     const tb = el('tbody');
-    for (const i of D.inputs) {
+    D.inputs.forEach((i, n) => {
+      const p = s.per_input[n];
+      const figures = s.one_job ? [] : [fmtNs(p.span_ns), fmtPct(p.busy_percent), fmtInt(p.kernel_count),
+        fmtNs(p.kernel_total_ns), fmtNs(p.findings_gain_ns)].map((t) => el('td', { class: 'n', text: t }));
       tb.append(el('tr', null, nameCell(i.path), el('td', { text: i.format }),
-        el('td', { text: i.format_version }), el('td', { text: i.backends.join(', ') })));
-    }
+        el('td', { text: i.format_version }), el('td', { text: i.backends.join(', ') }), ...figures));
+    });
     inputs.append(tb);
     if (D.job) c.append(jobLine(D.job));
     c.append(el('h3', { text: 'Inputs' }), inputs);
@@ -221,7 +229,8 @@
       ],
     });
     // What to fix first: `tensormorph findings`' findings, ranked by estimated gain.
-    c.append(el('h3', { text: `Findings (estimated gain ${fmtNs(s.findings_total_gain_ns)} in all)` }));
+    c.append(el('h3', { text: s.one_job ? `Findings (estimated gain ${fmtNs(s.findings_total_gain_ns)} in all)`
+      : 'Findings (estimated gains per input, in the Inputs table: unrelated inputs are not added)' }));
     const list = el('ol', { id: 'findings' });
     for (const f of s.findings) {
       const gain = f.estimated_gain_ns > 0
