@@ -19,6 +19,9 @@
 //  - low_occupancy: fires on alexnet (cuBLAS and cuDNN kernels, named as such); silent on the
 //    MI300X qwen trace (no launch registers) and on nccl_2rank's NCCL kernel.
 //  - stragglers: fires on param_dlrm_8rank (4 of 8 ranks); silent on hta/multirank_sampled.
+//  - dominant_op: fires on alexnet (aten::cudnn_convolution, no op shapes) and on the MTIA trace
+//    (kernel event_wait, a device the database lacks); silent on the sglang prefill trace
+//    (below_roof names its GEMMs) and on nccl_2rank (no op holds 40 %).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -589,6 +592,56 @@ TEST(FindingsCli, StragglerShareIsOfTheOtherRanksProfiledTime) {
     EXPECT_EQ(f["gain_basis"], "other ranks");
     EXPECT_NEAR(f["gain_percent"].get<double>(), share[f["where"]["input"]], 1e-9);
   }
+}
+
+// dominant_op (issue 39): where no roofline rule names anything on a device, the op with 40 % or
+// more of its kernel time is named, with its share as `ops` and `kernels` print it; a kernel when
+// no op holds that much; and for a device the database lacks, why the roofline rules were skipped.
+TEST(FindingsCli, DominantOpIsNamedWhereNoRooflineRuleApplies) {
+  const json alexnet = Findings(kAlexnet);
+  const std::vector<json> conv = OfRule(alexnet, "dominant_op");
+  ASSERT_EQ(conv.size(), 1u);
+  EXPECT_EQ(conv[0]["where"]["op"], "aten::cudnn_convolution");
+  const json ops = RunJson({"ops", (kKineto / kAlexnet).string()});
+  int64_t self_ns = 0;
+  for (const json& row : ops["rows"]) {
+    if (row["name"] == "aten::cudnn_convolution") self_ns = row["device_ns"];
+  }
+  const double share = 100.0 * static_cast<double>(self_ns) / ops["kernel_ns"].get<double>();
+  EXPECT_GE(share, 40.0);
+  EXPECT_NEAR(conv[0]["evidence"]["share_percent"].get<double>(), share, 1e-9);
+  EXPECT_EQ(conv[0]["estimated_gain_ns"], 0) << "without a roof it claims no time";
+  EXPECT_EQ(conv[0]["severity"], "info");
+
+  // MTIA: no op holds 40 %; the kernel event_wait does, on a device the database lacks. Its
+  // share from the file: its events' durations over every device event's but the DMA copies
+  // (cat mtia_ccp_events; dma_request is a copy, the rest kernels: 436 of them).
+  const char* const mtia = "hta/mtia_inference_rank_0.json.gz";
+  std::string error;
+  const json trace = tensormorph::testing::ReadTraceExact(kKineto / mtia, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  int64_t all = 0, waits = 0;
+  for (const json& e : trace["traceEvents"]) {
+    if (!e.is_object() || e.value("cat", "") != "mtia_ccp_events" ||
+        e.value("name", "") == "dma_request") {
+      continue;
+    }
+    const int64_t dur = tensormorph::testing::FieldNanos(e["dur"]).value();
+    all += dur;
+    if (e.value("name", "") == "event_wait") waits += dur;
+  }
+  const std::vector<json> wait = OfRule(Findings(mtia), "dominant_op");
+  ASSERT_EQ(wait.size(), 1u);
+  EXPECT_EQ(wait[0]["where"]["kernel"], "event_wait");
+  EXPECT_NEAR(wait[0]["evidence"]["share_percent"].get<double>(), 100.0 * waits / all, 1e-9);
+  const std::string fix = wait[0]["fix"];
+  EXPECT_NE(fix.find("not in the device database"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("roofline rules (below_roof, fp32_matmul) were skipped"), std::string::npos);
+
+  const json prefill = Findings("tracelens_more/rocm_sglang_qwen3-8b_prefill_extend.json.gz");
+  EXPECT_FALSE(OfRule(prefill, "below_roof").empty());
+  EXPECT_TRUE(OfRule(prefill, "dominant_op").empty());
+  EXPECT_TRUE(OfRule(Findings(kNccl), "dominant_op").empty());
 }
 
 // Without steps the basis is the device's span: on the compiled Triton trace (no ProfilerStep)

@@ -44,7 +44,7 @@ const std::vector<std::string>& FindingRules() {
   static const std::vector<std::string> rules = {
       "host_launch_gaps", "synchronization", "blocking_copies", "launch_bound_kernels",
       "below_roof",       "fp32_matmul",     "low_occupancy",   "exposed_communication",
-      "stragglers",       "slow_copies"};
+      "stragglers",       "slow_copies",     "dominant_op"};
   return rules;
 }
 
@@ -91,6 +91,13 @@ FindingsResult FindFindings(const std::vector<const LinkedTrace*>& inputs,
     }
   }
   for (Finding& f : work.get()) result.findings.push_back(std::move(f));
+  {
+    std::vector<Finding> dominant;
+    for (const InputContext& ctx : contexts) {
+      findings::FindDominantWork(ctx, result.findings, &dominant);
+    }
+    for (Finding& f : dominant) result.findings.push_back(std::move(f));
+  }
   for (const InputContext& ctx : contexts) result.bases.push_back(BasisOf(ctx));
   for (Finding& f : result.findings) {
     const GainBasis& basis = result.bases[static_cast<size_t>(f.where.input)];

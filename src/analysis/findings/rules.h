@@ -43,6 +43,10 @@ void FindSlowTransfers(const InputContext& ctx, const DeviceTimeline& device,
                        std::vector<Finding>* out);
 
 // stragglers, over the inputs as ranks of one job.
+// dominant_op (dominant_rule.cc): per device without a below_roof or fp32_matmul finding in
+// `found`, the op (else the kernel) with kDominantSharePercent or more of its kernel time.
+void FindDominantWork(const InputContext& ctx, const std::vector<Finding>& found,
+                      std::vector<Finding>* out);
 void FindStragglers(const std::vector<InputContext>& inputs, const TimelineResult& timeline,
                     std::vector<Finding>* out);
 
