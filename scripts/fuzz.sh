@@ -125,7 +125,7 @@ start_harness calibration "src/analysis/predict/calibration.json" json "" "" fuz
 start_harness device-spec "src/devices/devices.json tests/data/device_spec_lab.json" json "" "" \
   fuzz_device_spec
 # The report over small real Kineto traces: every analysis of the page per input, so fewer runs.
-start_harness report "$DATA/kineto/hta/*.json.gz tests/data/legacy_autograd_profile.json tests/data/jax/*.json" \
+start_harness report "$DATA/kineto/hta/*.json.gz tests/data/legacy_autograd_profile.json tests/data/jax/*.json tests/data/kineto_memory_records.json" \
   json 500 "" fuzz_report
 while [ "$running" -gt 0 ]; do
   wait -n || failed=1

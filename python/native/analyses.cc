@@ -14,6 +14,7 @@
 #include "report/findings_report.h"
 #include "report/kernel_occupancy_report.h"
 #include "report/kernels_report.h"
+#include "report/memory_report.h"
 #include "report/ops_report.h"
 #include "report/predict_report.h"
 #include "report/roofline_report.h"
@@ -153,6 +154,13 @@ std::string FindingsJson(const Traces& traces, const FindingsQuery& query) {
   const FindingsResult result = FindFindings(LinkedOf(traces), query);
   std::ostringstream out;
   RenderFindings(out, TracesOf(traces), result, OutputFormat::kJson);
+  return std::move(out).str();
+}
+
+std::string MemoryJson(const Traces& traces, const MemoryQuery& query) {
+  const MemoryResult result = AnalyzeMemory(LinkedOf(traces), query);
+  std::ostringstream out;
+  RenderMemory(out, TracesOf(traces), result, OutputFormat::kJson);
   return std::move(out).str();
 }
 

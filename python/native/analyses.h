@@ -18,6 +18,7 @@
 #include "tensormorph/analysis/findings/findings.h"
 #include "tensormorph/analysis/job/critical_path.h"
 #include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/memory/memory.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
 #include "tensormorph/analysis/ops/ops.h"
 #include "tensormorph/analysis/predict/predict.h"
@@ -56,6 +57,7 @@ std::string TimelineJson(const Traces& traces, const TimelineOptions& options);
 std::string RooflineJson(const Traces& traces, const RooflineQuery& query);
 std::string OccupancyJson(const Traces& traces, const KernelOccupancyQuery& query);
 std::string FindingsJson(const Traces& traces, const FindingsQuery& query);
+std::string MemoryJson(const Traces& traces, const MemoryQuery& query);
 
 // The job analyses also warn (clocks that cannot be aligned within the transfers' time, ...), as
 // the command line does on stderr; the package passes these on through `warnings`.

@@ -317,6 +317,14 @@ void BindAnalyses(py::module_& m) {
       py::arg("slow_copy_percent"), py::arg("straggler_threshold_percent"), py::arg("top_items"),
       py::arg("as_job"));
   m.def(
+      "memory_json",
+      [](const TraceList& traces, size_t top) {
+        MemoryQuery query;
+        query.top = top;
+        return Run([&] { return MemoryJson(Pointers(traces), query); });
+      },
+      py::arg("traces"), py::arg("top"));
+  m.def(
       "collectives_json",
       [](const TraceList& traces, bool as_job, bool align_clocks) {
         return WithWarnings(

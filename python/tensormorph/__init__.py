@@ -11,7 +11,7 @@ The numbers are the command line's: the same C++ library and serializers (docs/p
 """
 
 from ._analyses import (baseline, collectives, compare, critical_path, diff, findings, kernels,
-                        occupancy, ops, predict, report, roofline, timeline)
+                        memory, occupancy, ops, predict, report, roofline, timeline)
 from . import _native, fleet
 from ._errors import TraceError, TraceWarning
 from ._results import Result, Timeline
@@ -21,6 +21,7 @@ __version__ = _native.version.split()[-1]
 
 __all__ = [
     "Job", "Result", "Timeline", "Trace", "TraceError", "TraceWarning", "baseline", "collectives",
-    "compare", "critical_path", "diff", "findings", "kernels", "load", "load_job", "occupancy",
+    "compare", "critical_path", "diff", "findings", "kernels", "load", "load_job", "memory",
+    "occupancy",
     "ops", "predict", "report", "roofline", "timeline",
 ]

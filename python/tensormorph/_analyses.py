@@ -180,6 +180,24 @@ def findings(traces, gap_us=10, attainable_roof_percent=70, slow_copy_percent=25
                       rows_key="findings")
 
 
+def memory(traces, top=10):
+    """Where the memory went, per device — ``tensormorph memory --format json`` as DataFrames:
+    devices (peak allocated and reserved, basis, capacity), at_peak (what was alive at the peak, by
+    op), by_op (allocations per op), largest (the largest allocations) and steps (allocated at each
+    ProfilerStep's start and end), each keyed by its device's input and device (docs/memory.md)."""
+    natives, _ = _natives(traces)
+    if top < 0:
+        raise ValueError(f"top must be 0 or more, not {top}")
+    document = json.loads(_native.memory_json(natives, top=top))
+    return Result("memory", document, {
+        "devices": ("devices", ()),
+        "at_peak": ("devices[].at_peak", ("input", "device")),
+        "by_op": ("devices[].by_op", ("input", "device")),
+        "largest": ("devices[].largest", ("input", "device")),
+        "steps": ("devices[].steps", ("input", "device")),
+    })
+
+
 def _job_document(json_text, warned, stacklevel):
     for message in warned:
         warnings.warn(TraceWarning(message), stacklevel=stacklevel + 1)

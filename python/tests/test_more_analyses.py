@@ -61,6 +61,21 @@ def test_findings_are_the_commands(args):
     assert list(frame["estimated_gain_ns"]) == sorted(frame["estimated_gain_ns"], reverse=True)
 
 
+def test_memory_is_the_commands():
+    run = cli("memory", "--format", "json", "--quiet", "--top", "0", QWEN_H100)
+    result = tm.memory(QWEN_H100, top=0)
+    assert result.document == run.document
+    assert len(result.devices) == len(run.document["devices"]) == 2  # the GPU and the host
+    for device, frame in zip(run.document["devices"],
+                             [result.at_peak[result.at_peak["device"] == d["device"]]
+                              for d in run.document["devices"]]):
+        # What was alive at the peak, and what survived from before the trace, make the peak.
+        assert frame["bytes"].sum() + device["alive_from_before_bytes"] == \
+            device["peak_allocated_bytes"]
+    with pytest.raises(ValueError):
+        tm.memory(QWEN_H100, top=-1)
+
+
 def test_collectives_are_the_commands():
     run = cli("collectives", "--format", "json", "--quiet", DLRM)
     result = tm.collectives(tm.load_job(DLRM))

@@ -21,6 +21,7 @@ CommandRunner AddPredictCommand(CLI::App* app);
 CommandRunner AddCalibrateCommand(CLI::App* app);
 CommandRunner AddTimelineCommand(CLI::App* app);
 CommandRunner AddFindingsCommand(CLI::App* app);
+CommandRunner AddMemoryCommand(CLI::App* app);
 CommandRunner AddCollectivesCommand(CLI::App* app);
 CommandRunner AddCriticalPathCommand(CLI::App* app);
 CommandRunner AddExportCommand(CLI::App* app);

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
       {"calibrate", tensormorph::AddCalibrateCommand(&app)},
       {"timeline", tensormorph::AddTimelineCommand(&app)},
       {"findings", tensormorph::AddFindingsCommand(&app)},
+      {"memory", tensormorph::AddMemoryCommand(&app)},
       {"collectives", tensormorph::AddCollectivesCommand(&app)},
       {"critical-path", tensormorph::AddCriticalPathCommand(&app)},
       {"export", tensormorph::AddExportCommand(&app)},

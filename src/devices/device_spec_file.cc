@@ -168,12 +168,16 @@ struct EntryReader {
           links.get<int64_t>() > 8) {
         return Fail(field, "expected \"pcie_x16\": 3, 4 or 5 and \"links\": 1 to 8");
       }
+      if (gen.get<int64_t>() < 3 || gen.get<int64_t>() > 5) {  // before narrowing it to int
+        return Fail(field + ".pcie_x16", "expected generation 3, 4 or 5, got " + Shown(gen));
+      }
       if (v.contains("confidence")) {
         return Fail(field + ".confidence", "a PCIe link is derived: its confidence is implied");
       }
       std::optional<Figure> link = PcieX16Link(gen.get<int>(), links.get<int>(), source);
-      if (!link)
+      if (!link) {
         return Fail(field + ".pcie_x16", "expected generation 3, 4 or 5, got " + Shown(gen));
+      }
       if (!built_in) link->confidence = Confidence::kSpecFile;
       *out = std::move(*link);
       return Status::Ok();

@@ -3,14 +3,17 @@
 // a serializer is a failure too (uncaught, libFuzzer reports it): a trace without kernels once
 // ended the report in nlohmann's "type must be number, but is null". Inputs the reader refuses
 // are not the report's concern and are skipped. The analyses run one after another
-// (concurrent = false), so a failure reproduces from its input alone.
+// (concurrent = false), so a failure reproduces from its input alone. `memory`'s analysis and JSON
+// run over the same trace.
 #include <cstddef>
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "memory_file.h"
 #include "report/html/report.h"
+#include "report/memory_report.h"
 #include "tensormorph/import/importer.h"
 #include "tensormorph/link/linked_trace.h"
 
@@ -30,5 +33,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   page.max_raw_boxes = 2'000;  // the level-of-detail path too, on small inputs
   const std::string html = tensormorph::RenderReport({&linked}, nullptr, page);
   if (html.find("</html>") == std::string::npos) __builtin_trap();  // a page that ended early
+  // `memory` reads the allocator records' args text, which the report does not.
+  const tensormorph::MemoryResult memory = tensormorph::AnalyzeMemory({&linked}, {});
+  std::ostringstream json;
+  tensormorph::RenderMemory(json, {&*trace}, memory, tensormorph::OutputFormat::kJson);
+  if (json.str().empty() || json.str().back() != '\n') __builtin_trap();
   return 0;
 }

@@ -2,8 +2,9 @@
 // and an occupancy estimate need, per GPU model (NVIDIA, AMD, Apple) plus a generic CPU entry.
 //
 // Every figure carries where it comes from and how sure we are of it (Confidence). A figure that
-// could not be found in a cited document is absent, never estimated. The built-in table lives in
-// device_table.cc; `--device-spec FILE.json` adds devices or overrides figures (LoadDeviceSpecs).
+// could not be found in a cited document is absent, never estimated. The built-in table is data,
+// src/devices/devices.json (read by device_table.cc); `--device-spec FILE.json` adds devices or
+// overrides figures (LoadDeviceSpecs), in the same schema.
 //
 // Devices in traces are matched by name (MatchDevice); a name the table does not know ("AMD
 // Instinct MI300X VF", "Tesla V100-DGXS-32GB", a bare "gfx90a") is matched on the hardware the
@@ -98,7 +99,8 @@ struct DeviceSpec {
   std::optional<Figure>& Get(Metric m) { return metrics[static_cast<int>(m)]; }
 };
 
-// The built-in table (device_table.cc), one entry per model and memory / form-factor variant.
+// The built-in table (src/devices/devices.json), one entry per model and memory / form-factor
+// variant.
 const std::vector<DeviceSpec>& BuiltInDevices();
 
 // What a trace says about a device. Everything but the name is optional and narrows the match; a

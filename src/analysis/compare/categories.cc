@@ -4,6 +4,8 @@
 #include <array>
 #include <string>
 
+#include "analysis/common/device_work.h"
+
 namespace tensormorph {
 namespace {
 
@@ -327,10 +329,18 @@ WorkCategory CategoryOfOp(std::string_view op_name) {
 }
 
 WorkCategory CategoryOfKernel(std::string_view kernel_name) {
-  const std::string lower = Lower(kernel_name);
-  if (ContainsAny(lower, {"nccl", "rccl", "allreduce", "all_reduce", "allgather", "all_gather",
-                          "reducescatter", "reduce_scatter", "alltoall", "all_to_all"})) {
+  // Communication by the one table the timeline uses (NCCL/RCCL kernels), so that a category
+  // never counts as communication what timeline's communication leaves out (a custom all-reduce
+  // kernel of a framework is computation to both).
+  if (ClassifyKernelName(kernel_name) == WorkClass::kCommunication) {
     return WorkCategory::kCommunication;
+  }
+  const std::string lower = Lower(kernel_name);
+  // A collective that is not NCCL/RCCL's: communication in kind, computation to the timeline.
+  // It is none of the compute families (its "reduce" is not a reduction op's): other.
+  if (ContainsAny(lower, {"allreduce", "all_reduce", "allgather", "all_gather", "reducescatter",
+                          "reduce_scatter", "alltoall", "all_to_all"})) {
+    return WorkCategory::kOther;
   }
   if (lower.starts_with("memcpy") || lower.starts_with("hipmemcpy") || lower.starts_with("dma") ||
       Contains(lower, "copybuffer")) {

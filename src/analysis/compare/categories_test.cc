@@ -114,6 +114,10 @@ TEST(CategoryOfKernel, NamesFromRealTraces) {
       {"sm80_xmma_fprop_implicit_gemm_f16f16_f16f32_f32_nhwckrsc_nhwc", WorkCategory::kConvolution},
       {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
        WorkCategory::kCommunication},
+      // A framework's own all-reduce kernel (PyTorch's symmetric-memory one-shot all-reduce) is
+      // not NCCL/RCCL: computation to timeline, so not communication here either.
+      {"void c10d::symmetric_memory::one_shot_all_reduce_kernel<c10::BFloat16, 8>",
+       WorkCategory::kOther},
       {"__amd_rocclr_copyBuffer", WorkCategory::kMemcpy},
       {"__amd_rocclr_fillBufferAligned", WorkCategory::kMemset},
       {"Memcpy DtoD (Device -> Device)", WorkCategory::kMemcpy},

@@ -1,7 +1,5 @@
 #include "analysis/compare/kernel_categories.h"
 
-#include "analysis/common/device_work.h"
-
 namespace tensormorph {
 namespace {
 
@@ -44,13 +42,8 @@ WorkCategory KernelCategories::Of(uint32_t kernel, uint32_t innermost_op) {
   if (name >= name_category_.size()) name_category_.resize(name + 1, kUnknown);
   if (name_category_[name] == kUnknown) {
     const std::string_view text = trace_.str(name);
-    WorkCategory by_name = CategoryOfKernel(text);
-    if (ClassifyKernelName(text) == WorkClass::kCommunication) {
-      by_name = WorkCategory::kCommunication;
-    } else if (by_name == WorkCategory::kCommunication) {
-      by_name = WorkCategory::kOther;  // only the timeline's table names communication
-    }
-    name_category_[name] = static_cast<uint8_t>(by_name);
+    // CategoryOfKernel names communication by the timeline's table (ClassifyKernelName).
+    name_category_[name] = static_cast<uint8_t>(CategoryOfKernel(text));
   }
   const auto by_name = static_cast<WorkCategory>(name_category_[name]);
   if (by_name == WorkCategory::kCommunication) return by_name;

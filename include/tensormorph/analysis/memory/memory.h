@@ -1,0 +1,87 @@
+// Where the memory went (`tensormorph memory`, docs/memory.md): per device, from the caching
+// allocator's records the PyTorch profiler writes with profile_memory=True (Kineto `[memory]`
+// instants: Device Type (c10::DeviceType: 0 CPU, 1 CUDA, 6 HIP) and Id, Addr, Bytes, negative on
+// free, and since ~2022 Total Allocated and Total Reserved), the peak allocated and reserved memory and when, the allocations alive at the
+// peak by the op that made them, allocations per op, the largest ones, memory at each step's
+// start and end, and the device's capacity.
+//
+// Invariants:
+//  - `basis` says what "allocated" is: the allocator's own Total Allocated after each record
+//    ("allocator totals", which counts what was allocated before the trace began), else the
+//    running sum of Bytes from the first record ("running sum", which cannot);
+//  - at the peak, the alive allocations' bytes plus `alive_from_before_bytes` equal the peak
+//    allocated bytes: an allocation the trace recorded counts until the trace frees its address;
+//    what was allocated before the trace (allocator totals: the first record's Total Allocated
+//    less its Bytes) counts less what the trace freed of it (frees of addresses it never saw
+//    allocated);
+//  - an allocation belongs to the innermost op open on the allocating thread at the record's time
+//    ("(no op)" when none).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tensormorph/devices/device_db.h"
+#include "tensormorph/link/linked_trace.h"
+
+namespace tensormorph {
+
+struct MemoryQuery {
+  size_t top = 10;  // rows of at_peak, by_op and largest per device
+  const std::vector<DeviceSpec>* devices = nullptr;  // capacities; null = BuiltInDevices()
+};
+
+struct MemoryOpRow {
+  std::string op;
+  uint64_t allocations = 0;
+  int64_t bytes = 0;
+};
+
+struct MemoryAllocation {
+  int64_t ts_ns = 0;
+  int64_t bytes = 0;
+  uint64_t address = 0;
+  std::string op;
+  std::optional<int64_t> freed_ns;  // when the trace freed its address; none: alive at the end
+};
+
+struct MemoryStep {
+  int64_t step = 0;  // N of ProfilerStep#N
+  int64_t start_ns = 0, end_ns = 0;
+  int64_t allocated_start_bytes = 0, allocated_end_bytes = 0;
+  std::optional<int64_t> reserved_start_bytes, reserved_end_bytes;  // allocator totals only
+};
+
+struct DeviceMemory {
+  int input = 0;
+  std::string device;                    // DeviceLabel, or "cpu" for host records
+  std::optional<uint32_t> device_index;  // into that input's Trace::devices
+  std::string basis;                     // "allocator totals" or "running sum"
+  uint64_t records = 0, allocations = 0, frees = 0;
+  int64_t allocated_bytes = 0, freed_bytes = 0;  // summed over the records
+  int64_t allocated_before_bytes = 0;            // allocated before the first record (totals basis)
+  int64_t peak_allocated_bytes = 0, peak_allocated_ns = 0;
+  std::optional<int64_t> peak_reserved_bytes, peak_reserved_ns;
+  std::optional<int64_t> reserved_at_peak_bytes;  // reserved when allocated peaked
+  int64_t alive_from_before_bytes = 0;            // of allocated_before, what was still alive then
+  std::optional<int64_t> capacity_bytes;
+  std::string capacity_source;  // "trace" (the device's reported memory) or "device database: KEY"
+  std::vector<MemoryOpRow> at_peak;  // alive at the peak, by op, most bytes first
+  uint64_t at_peak_ops = 0;          // rows before the top
+  std::vector<MemoryOpRow> by_op;    // every allocation, by op, most bytes first
+  uint64_t by_op_ops = 0;
+  std::vector<MemoryAllocation> largest;
+  std::vector<MemoryStep> steps;
+};
+
+struct MemoryResult {
+  std::vector<DeviceMemory> devices;  // by input, then device (host records last)
+  uint64_t records = 0;               // [memory] records read
+  uint64_t skipped = 0;               // records without a readable Bytes or device
+};
+
+MemoryResult AnalyzeMemory(const std::vector<const LinkedTrace*>& inputs, const MemoryQuery& query);
+
+}  // namespace tensormorph

@@ -1,0 +1,220 @@
+// AnalyzeMemory: group each input's allocator records by device, replay them in time order, and
+// read the peak, the allocations alive then, the steps and the capacity (memory.h's invariants).
+#include "tensormorph/analysis/memory/memory.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "analysis/memory/memory_records.h"
+#include "tensormorph/analysis/kernels.h"
+#include "tensormorph/link/work_links.h"
+
+namespace tensormorph {
+namespace {
+
+constexpr int64_t kCpuDeviceType = 0;
+
+// Which trace device a record's (Device Type, Device Id) names: the accelerator with that
+// ordinal. Device Type is c10::DeviceType's number: 1 CUDA, 6 HIP (ROCm builds write either), 19
+// MTIA, ...; the ordinal alone picks the device, as one process drives one kind.
+std::optional<uint32_t> TraceDeviceOf(const Trace& trace, const MemoryRecord& r) {
+  if (r.device_type == kCpuDeviceType) return std::nullopt;
+  for (uint32_t d = 0; d < trace.devices.size(); ++d) {
+    const Device& device = trace.devices[d];
+    if (device.index == r.device_id && device.backend != Backend::kCpu) return d;
+  }
+  return std::nullopt;
+}
+
+std::string LabelOf(const Trace& trace, const MemoryRecord& r, std::optional<uint32_t> device) {
+  if (device) return DeviceLabel(trace, *device, /*with_rank=*/false);
+  if (r.device_type == kCpuDeviceType) return "cpu";
+  return fmt::format("gpu:{} (device type {})", r.device_id, r.device_type);
+}
+
+std::vector<MemoryOpRow> Ranked(const std::map<std::string, MemoryOpRow>& by_op, size_t top,
+                                uint64_t* total_rows) {
+  std::vector<MemoryOpRow> rows;
+  for (const auto& [op, row] : by_op) rows.push_back(row);
+  std::stable_sort(rows.begin(), rows.end(), [](const MemoryOpRow& a, const MemoryOpRow& b) {
+    return a.bytes != b.bytes ? a.bytes > b.bytes : a.op < b.op;
+  });
+  *total_rows = rows.size();
+  if (top > 0 && rows.size() > top) rows.resize(top);
+  return rows;
+}
+
+// One device's records, in time order, and the op of each.
+struct DeviceRecords {
+  std::optional<uint32_t> device;
+  std::string label;
+  std::vector<const MemoryRecord*> rows;
+  std::vector<std::string> ops;
+};
+
+void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuery& query,
+            const std::vector<DeviceSpec>& devices, DeviceMemory* out) {
+  const Trace& trace = linked.trace();
+  const std::vector<const MemoryRecord*>& rows = in.rows;
+  const bool totals = std::all_of(rows.begin(), rows.end(), [](const MemoryRecord* r) {
+    return r->total_allocated.has_value();
+  });
+  out->basis = totals ? "allocator totals" : "running sum";
+  out->records = rows.size();
+  // Allocated after each record, by the basis.
+  std::vector<int64_t> allocated(rows.size());
+  int64_t running = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    running += rows[i]->bytes;
+    allocated[i] = totals ? *rows[i]->total_allocated : running;
+    if (rows[i]->bytes >= 0) {
+      ++out->allocations;
+      out->allocated_bytes += rows[i]->bytes;
+    } else {
+      ++out->frees;
+      out->freed_bytes -= rows[i]->bytes;
+    }
+  }
+  out->allocated_before_bytes = totals ? *rows[0]->total_allocated - rows[0]->bytes : 0;
+  size_t peak = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    if (allocated[i] > allocated[peak]) peak = i;
+  }
+  out->peak_allocated_bytes = allocated[peak];
+  out->peak_allocated_ns = rows[peak]->ts_ns;
+  out->reserved_at_peak_bytes = rows[peak]->total_reserved;
+  for (const MemoryRecord* r : rows) {
+    if (r->total_reserved &&
+        (!out->peak_reserved_bytes || *r->total_reserved > *out->peak_reserved_bytes)) {
+      out->peak_reserved_bytes = r->total_reserved;
+      out->peak_reserved_ns = r->ts_ns;
+    }
+  }
+
+  // Replay: what is alive at the peak, and every allocation's fate.
+  struct Alive {
+    int64_t bytes;
+    size_t record;
+  };
+  std::unordered_map<uint64_t, Alive> alive;
+  std::map<std::string, MemoryOpRow> by_op, at_peak;
+  std::vector<MemoryAllocation> allocations;
+  std::vector<size_t> allocation_of_record(rows.size(), SIZE_MAX);
+  int64_t freed_from_before = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const MemoryRecord& r = *rows[i];
+    if (r.bytes >= 0) {
+      alive[r.address] = {r.bytes, i};
+      allocation_of_record[i] = allocations.size();
+      allocations.push_back({r.ts_ns, r.bytes, r.address, in.ops[i], std::nullopt});
+      MemoryOpRow& row = by_op[in.ops[i]];
+      row.op = in.ops[i];
+      ++row.allocations;
+      row.bytes += r.bytes;
+    } else if (auto it = alive.find(r.address); it != alive.end()) {
+      allocations[allocation_of_record[it->second.record]].freed_ns = r.ts_ns;
+      alive.erase(it);
+    } else if (i <= peak) {
+      freed_from_before -= r.bytes;  // an address allocated before the trace began
+    }
+    if (i == peak) {
+      for (const auto& [address, a] : alive) {
+        MemoryOpRow& row = at_peak[in.ops[a.record]];
+        row.op = in.ops[a.record];
+        ++row.allocations;
+        row.bytes += a.bytes;
+      }
+    }
+  }
+  out->alive_from_before_bytes = out->allocated_before_bytes - freed_from_before;
+  out->at_peak = Ranked(at_peak, query.top, &out->at_peak_ops);
+  out->by_op = Ranked(by_op, query.top, &out->by_op_ops);
+  std::stable_sort(
+      allocations.begin(), allocations.end(),
+      [](const MemoryAllocation& a, const MemoryAllocation& b) { return a.bytes > b.bytes; });
+  if (query.top > 0 && allocations.size() > query.top) allocations.resize(query.top);
+  out->largest = std::move(allocations);
+
+  // Steps: allocated just before each step began and when it ended.
+  auto before = [&](int64_t t, bool inclusive) -> std::optional<size_t> {
+    auto it = std::partition_point(rows.begin(), rows.end(), [&](const MemoryRecord* r) {
+      return inclusive ? r->ts_ns <= t : r->ts_ns < t;
+    });
+    if (it == rows.begin()) return std::nullopt;
+    return static_cast<size_t>(it - rows.begin()) - 1;
+  };
+  for (const Step& s : linked.steps()) {
+    MemoryStep step;
+    step.step = s.number;
+    step.start_ns = s.start_ns;
+    step.end_ns = s.end_ns;
+    const std::optional<size_t> at_start = before(s.start_ns, false);
+    const std::optional<size_t> at_end = before(s.end_ns, true);
+    step.allocated_start_bytes = at_start ? allocated[*at_start] : out->allocated_before_bytes;
+    step.allocated_end_bytes = at_end ? allocated[*at_end] : out->allocated_before_bytes;
+    if (at_start) step.reserved_start_bytes = rows[*at_start]->total_reserved;
+    if (at_end) step.reserved_end_bytes = rows[*at_end]->total_reserved;
+    out->steps.push_back(step);
+  }
+
+  // Capacity: the memory the trace reports for the device, else the database's.
+  if (in.device) {
+    const Device& device = trace.devices[*in.device];
+    if (device.total_memory_bytes > 0) {
+      out->capacity_bytes = device.total_memory_bytes;
+      out->capacity_source = "trace";
+    } else if (const DeviceMatch match = MatchTraceDevice(devices, device); match.matched()) {
+      if (const std::optional<Figure>& memory = match.spec->Get(Metric::kMemoryBytes)) {
+        out->capacity_bytes = static_cast<int64_t>(memory->value / match.spec->devices_per_package);
+        out->capacity_source = "device database: " + match.spec->key;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+MemoryResult AnalyzeMemory(const std::vector<const LinkedTrace*>& inputs,
+                           const MemoryQuery& query) {
+  const std::vector<DeviceSpec>& devices = query.devices ? *query.devices : BuiltInDevices();
+  MemoryResult result;
+  for (size_t input = 0; input < inputs.size(); ++input) {
+    const LinkedTrace& linked = *inputs[input];
+    const Trace& trace = linked.trace();
+    const MemoryRecords records = ReadMemoryRecords(trace);
+    result.records += records.rows.size() + records.skipped;
+    result.skipped += records.skipped;
+    if (records.rows.empty()) continue;
+    linked.Prepare({LinkedPart::kLinks});
+    // By device: GPUs in the trace's device order, then others, the host last.
+    std::map<std::pair<int64_t, int64_t>, DeviceRecords> by_device;
+    for (const MemoryRecord& r : records.rows) {
+      const std::optional<uint32_t> device = TraceDeviceOf(trace, r);
+      const int64_t order = device                            ? *device
+                            : r.device_type == kCpuDeviceType ? INT64_MAX
+                                                              : INT64_MAX - 1;
+      DeviceRecords& d = by_device[{order, device ? 0 : r.device_id}];
+      if (d.rows.empty()) {
+        d.device = device;
+        d.label = LabelOf(trace, r, device);
+      }
+      d.rows.push_back(&r);
+      const uint32_t op = EnclosingSlice(trace, linked.links(), r.track, r.ts_ns, SliceKind::kOp);
+      d.ops.push_back(op == kNoRow ? "(no op)" : std::string(trace.str(trace.slices[op].name)));
+    }
+    for (const auto& [key, d] : by_device) {
+      DeviceMemory memory;
+      memory.input = static_cast<int>(input);
+      memory.device = d.label;
+      memory.device_index = d.device;
+      Replay(linked, d, query, devices, &memory);
+      result.devices.push_back(std::move(memory));
+    }
+  }
+  return result;
+}
+
+}  // namespace tensormorph

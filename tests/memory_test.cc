@@ -1,0 +1,258 @@
+// End-to-end oracle for `tensormorph memory --format json` on the shared traces that carry the
+// PyTorch profiler's allocator records (`[memory]` instants, profile_memory=True): six TraceLens
+// inference traces on an H100 and an MI300X and a ResNet-18 training run without the caching
+// allocator. Shares no code with src/: each file is read with tests/support/kineto_events.h
+// (zlib, nlohmann-json, exact decimal ns), its records grouped by (Device Type, Device Id), put
+// in time order (ties as the file wrote them) and replayed here:
+//   * allocated after a record = its Total Allocated; without totals, the running sum of Bytes;
+//   * the peak = the first record where allocated is largest, its time the record's ts;
+//   * alive at the peak = the addresses allocated and not yet freed up to that record; what was
+//     allocated before the trace = the first record's Total Allocated less its Bytes, less what
+//     the trace freed of it (frees of addresses it never saw allocated) up to the peak.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "support/kineto_events.h"
+#include "support/run_tensormorph.h"
+
+namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using tensormorph::testing::RunTensormorph;
+
+const fs::path kKineto = fs::path(TM_SHARED_DATA) / "kineto";
+const char* const kTraces[] = {
+    "tracelens_pairs/h100_qwen1.5-0.5b_inference.json.gz",
+    "tracelens_pairs/mi300_qwen1.5-0.5b_inference.json.gz",
+    "tracelens_pairs/h100_owlv2-large_inference.json.gz",
+    "tracelens_pairs/mi300_owlv2-large_inference.json.gz",
+    "tracelens_pairs/h100_timesformer_inference.json.gz",
+    "tracelens_pairs/mi300_timesformer_inference.json.gz",
+    "tracelens_more/mi300x_resnet18_train_no_mempool.json.gz",
+};
+
+struct Record {
+  int64_t ts = 0;
+  int64_t bytes = 0;
+  uint64_t address = 0;
+  std::optional<int64_t> total_allocated, total_reserved;
+};
+
+struct Expected {
+  int64_t device_type = 0;
+  size_t records = 0;
+  std::string basis;
+  int64_t peak = 0, peak_ns = 0, before = 0, alive_from_before = 0, alive_sum = 0;
+  std::optional<int64_t> peak_reserved;
+};
+
+std::map<std::pair<int64_t, int64_t>, std::vector<Record>> ReadRecords(const json& trace) {
+  std::map<std::pair<int64_t, int64_t>, std::vector<Record>> by_device;
+  // Traces since 2024-05 write times relative to baseTimeNanoseconds.
+  const int64_t base =
+      trace.contains("baseTimeNanoseconds") ? std::stoll(trace["baseTimeNanoseconds"].dump()) : 0;
+  for (const json& e : trace["traceEvents"]) {
+    if (!e.is_object() || e.value("name", "") != "[memory]") continue;
+    const json& a = e["args"];
+    Record r;
+    r.ts = tensormorph::testing::FieldNanos(e["ts"]).value() + base;
+    r.bytes = a["Bytes"].get<int64_t>();
+    r.address = a.value("Addr", uint64_t{0});
+    if (a.contains("Total Allocated")) r.total_allocated = a["Total Allocated"].get<int64_t>();
+    if (a.contains("Total Reserved")) r.total_reserved = a["Total Reserved"].get<int64_t>();
+    by_device[{a["Device Type"].get<int64_t>(), a["Device Id"].get<int64_t>()}].push_back(r);
+  }
+  for (auto& [key, rows] : by_device) {
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Record& x, const Record& y) { return x.ts < y.ts; });
+  }
+  return by_device;
+}
+
+Expected Replay(int64_t device_type, const std::vector<Record>& rows) {
+  Expected e;
+  e.device_type = device_type;
+  e.records = rows.size();
+  const bool totals = std::all_of(rows.begin(), rows.end(),
+                                  [](const Record& r) { return r.total_allocated.has_value(); });
+  e.basis = totals ? "allocator totals" : "running sum";
+  std::vector<int64_t> allocated;
+  int64_t sum = 0;
+  for (const Record& r : rows) {
+    sum += r.bytes;
+    allocated.push_back(totals ? *r.total_allocated : sum);
+    if (r.total_reserved && (!e.peak_reserved || *r.total_reserved > *e.peak_reserved)) {
+      e.peak_reserved = r.total_reserved;
+    }
+  }
+  const size_t peak =
+      static_cast<size_t>(std::max_element(allocated.begin(), allocated.end()) - allocated.begin());
+  e.peak = allocated[peak];
+  e.peak_ns = rows[peak].ts;
+  e.before = totals ? *rows[0].total_allocated - rows[0].bytes : 0;
+  std::map<uint64_t, int64_t> alive;
+  int64_t freed_from_before = 0;
+  for (size_t i = 0; i <= peak; ++i) {
+    if (rows[i].bytes >= 0) {
+      alive[rows[i].address] = rows[i].bytes;
+    } else if (alive.count(rows[i].address)) {
+      alive.erase(rows[i].address);
+    } else {
+      freed_from_before -= rows[i].bytes;
+    }
+  }
+  for (const auto& [address, bytes] : alive) e.alive_sum += bytes;
+  e.alive_from_before = e.before - freed_from_before;
+  return e;
+}
+
+json Memory(const std::string& path) {
+  auto r = RunTensormorph({"memory", "--format", "json", "--quiet", "--top", "0", path});
+  EXPECT_EQ(r.exit_code, 0) << r.Describe();
+  return json::parse(r.out);
+}
+
+// Checks the tool's devices against the replay of each (Device Type, Device Id) group.
+void CheckAgainstRecords(const std::string& path, const json& trace) {
+  const auto by_device = ReadRecords(trace);
+  ASSERT_FALSE(by_device.empty()) << path;
+  const json doc = Memory(path);
+  ASSERT_EQ(doc["devices"].size(), by_device.size()) << path;
+  size_t checked = 0;
+  for (const json& d : doc["devices"]) {
+    // The group it stands for: host records are "cpu", a GPU's carry its ordinal.
+    const Expected* match = nullptr;
+    std::vector<Expected> candidates;
+    for (const auto& [key, rows] : by_device) candidates.push_back(Replay(key.first, rows));
+    for (const Expected& e : candidates) {
+      const bool cpu = d["device"] == "cpu";
+      if ((e.device_type == 0) == cpu && e.records == d["records"].get<size_t>()) match = &e;
+    }
+    ASSERT_NE(match, nullptr) << path << ": " << d["device"];
+    SCOPED_TRACE(path + " " + d["device"].get<std::string>());
+    EXPECT_EQ(d["basis"], match->basis);
+    EXPECT_EQ(d["peak_allocated_bytes"], match->peak);
+    EXPECT_EQ(d["peak_allocated_ns"], match->peak_ns);
+    EXPECT_EQ(d["allocated_before_bytes"], match->before);
+    if (match->peak_reserved) {
+      EXPECT_EQ(d["peak_reserved_bytes"], *match->peak_reserved);
+    }
+    int64_t at_peak = 0;
+    for (const json& row : d["at_peak"]) at_peak += row["bytes"].get<int64_t>();
+    EXPECT_EQ(at_peak, match->alive_sum);
+    EXPECT_EQ(d["alive_from_before_bytes"], match->alive_from_before);
+    // The invariant the issue states: alive at the peak + what survived from before = the peak.
+    EXPECT_EQ(at_peak + d["alive_from_before_bytes"].get<int64_t>(), match->peak);
+    ++checked;
+  }
+  EXPECT_EQ(checked, by_device.size());
+}
+
+TEST(MemoryOracle, PeakAndAliveAtPeakEqualTheRecordsOnEverySharedTrace) {
+  for (const char* name : kTraces) {
+    std::string error;
+    const json trace = tensormorph::testing::ReadTraceExact(kKineto / name, &error);
+    ASSERT_TRUE(error.empty()) << name << ": " << error;
+    CheckAgainstRecords((kKineto / name).string(), trace);
+  }
+}
+
+// Without Total Allocated (traces before ~2022), allocated is the running sum of Bytes from the
+// first record, and nothing is known of what was allocated before: the H100 Qwen trace's records
+// with their totals taken out, written here.
+TEST(MemoryOracle, RecordsWithoutTotalsAreARunningSum) {
+  std::string error;
+  const std::string text = tensormorph::testing::Gunzip(
+      kKineto / "tracelens_pairs/h100_qwen1.5-0.5b_inference.json.gz", &error);
+  ASSERT_TRUE(error.empty()) << error;
+  const std::string without =
+      std::regex_replace(text, std::regex(R"re("Total (Allocated|Reserved)": -?[0-9]+,\s*)re"), "");
+  ASSERT_EQ(without.find("Total Allocated"), std::string::npos);
+  const fs::path path =
+      fs::temp_directory_path() / ("tm_memory_no_totals_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << without;
+  const json trace = tensormorph::testing::ReadTraceExact(path, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  CheckAgainstRecords(path.string(), trace);
+  const json doc = Memory(path.string());
+  fs::remove(path);
+  ASSERT_FALSE(doc["devices"].empty());
+  for (const json& d : doc["devices"]) {
+    EXPECT_EQ(d["basis"], "running sum");
+    EXPECT_EQ(d["allocated_before_bytes"], 0);
+    EXPECT_TRUE(d["peak_reserved_bytes"].is_null());
+  }
+}
+
+// Capacity: the device's memory as the trace reports it (deviceProperties totalGlobalMem), and the
+// peak's share of it.
+TEST(MemoryOracle, CapacityIsTheTracesDeviceMemory) {
+  const std::string path = (kKineto / kTraces[0]).string();
+  std::string error;
+  const json trace = tensormorph::testing::ReadTraceExact(path, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  const int64_t total = trace["deviceProperties"][0]["totalGlobalMem"].get<int64_t>();
+  const json doc = Memory(path);
+  bool gpu = false;
+  for (const json& d : doc["devices"]) {
+    if (d["device"] == "cpu") {
+      EXPECT_TRUE(d["capacity_bytes"].is_null());
+      continue;
+    }
+    gpu = true;
+    EXPECT_EQ(d["capacity_bytes"], total);
+    EXPECT_EQ(d["capacity_source"], "trace");
+    EXPECT_NEAR(d["peak_percent_of_capacity"].get<double>(),
+                100.0 * d["peak_allocated_bytes"].get<double>() / total, 1e-9);
+  }
+  EXPECT_TRUE(gpu);
+}
+
+// Every path of the replay on five records written by hand (tests/data/kineto_memory_records.json;
+// MiB = 1,048,576 bytes): 2 MiB allocated before the trace; +1 MiB in aten::empty at 15 us (3);
+// a free of 1 MiB the trace never saw allocated at 50 us (2); +2 MiB in aten::add at 110 us (4,
+// the peak, reserved 8 MiB); -1 MiB at 300 us (3); the step ends at 1000 us; -2 MiB at 1500 us.
+TEST(MemoryOracle, HandWrittenRecordsTakeEveryPath) {
+  constexpr int64_t kMiB = 1048576;
+  const json doc = Memory(std::string(TM_SOURCE_DIR) + "/tests/data/kineto_memory_records.json");
+  ASSERT_EQ(doc["devices"].size(), 1u);
+  const json& d = doc["devices"][0];
+  EXPECT_EQ(d["basis"], "allocator totals");
+  EXPECT_EQ(d["records"], 5);
+  EXPECT_EQ(d["allocations"], 2);
+  EXPECT_EQ(d["frees"], 3);
+  EXPECT_EQ(d["allocated_before_bytes"], 2 * kMiB);
+  EXPECT_EQ(d["peak_allocated_bytes"], 4 * kMiB);
+  EXPECT_EQ(d["peak_allocated_ns"], 110'000);
+  EXPECT_EQ(d["peak_reserved_bytes"], 8 * kMiB);
+  EXPECT_EQ(d["reserved_at_peak_bytes"], 8 * kMiB);
+  // Of the 2 MiB from before, the trace freed 1 MiB before the peak.
+  EXPECT_EQ(d["alive_from_before_bytes"], 1 * kMiB);
+  ASSERT_EQ(d["at_peak"].size(), 2u);
+  EXPECT_EQ(d["at_peak"][0], json({{"op", "aten::add"}, {"bytes", 2 * kMiB}, {"allocations", 1}}));
+  EXPECT_EQ(d["at_peak"][1], json({{"op", "aten::empty"}, {"bytes", kMiB}, {"allocations", 1}}));
+  ASSERT_EQ(d["largest"].size(), 2u);
+  EXPECT_EQ(d["largest"][0]["address"], 8192);
+  EXPECT_EQ(d["largest"][0]["freed_ns"], 1'500'000);
+  EXPECT_EQ(d["largest"][1]["freed_ns"], 300'000);
+  ASSERT_EQ(d["steps"].size(), 1u);
+  EXPECT_EQ(d["steps"][0]["allocated_start_bytes"], 2 * kMiB);  // before any record: before
+  EXPECT_EQ(d["steps"][0]["allocated_end_bytes"], 3 * kMiB);    // the record at 300 us
+  EXPECT_EQ(d["steps"][0]["growth_bytes"], kMiB);
+  EXPECT_EQ(d["capacity_bytes"], 42505273344);
+  EXPECT_EQ(d["capacity_source"], "trace");
+}
+
+}  // namespace TM_UNITY_ID
+}  // namespace
