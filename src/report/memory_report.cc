@@ -73,6 +73,8 @@ Json DeviceJson(const DeviceMemory& d) {
           {"peak_percent_of_capacity", OrNull(PercentOfCapacity(d))},
           {"at_peak", OpRowsJson(d.at_peak)},
           {"at_peak_ops", d.at_peak_ops},
+          {"alive_at_end", OpRowsJson(d.alive_at_end)},
+          {"alive_at_end_ops", d.alive_at_end_ops},
           {"by_op", OpRowsJson(d.by_op)},
           {"by_op_ops", d.by_op_ops},
           {"largest", std::move(largest)},

@@ -44,7 +44,8 @@ const std::vector<std::string>& FindingRules() {
   static const std::vector<std::string> rules = {
       "host_launch_gaps", "synchronization", "blocking_copies", "launch_bound_kernels",
       "below_roof",       "fp32_matmul",     "low_occupancy",   "exposed_communication",
-      "stragglers",       "slow_copies",     "dominant_op"};
+      "stragglers",       "slow_copies",     "dominant_op",     "memory_near_capacity",
+      "memory_growth",    "allocation_churn"};
   return rules;
 }
 
@@ -98,6 +99,7 @@ FindingsResult FindFindings(const std::vector<const LinkedTrace*>& inputs,
     }
     for (Finding& f : dominant) result.findings.push_back(std::move(f));
   }
+  for (const InputContext& ctx : contexts) findings::FindMemoryPressure(ctx, &result.findings);
   for (const InputContext& ctx : contexts) result.bases.push_back(BasisOf(ctx));
   for (Finding& f : result.findings) {
     const GainBasis& basis = result.bases[static_cast<size_t>(f.where.input)];

@@ -43,6 +43,9 @@ void FindSlowTransfers(const InputContext& ctx, const DeviceTimeline& device,
                        std::vector<Finding>* out);
 
 // stragglers, over the inputs as ranks of one job.
+// memory_near_capacity, memory_growth and allocation_churn (memory_rules.cc): the input's
+// allocator records and device allocation calls.
+void FindMemoryPressure(const InputContext& ctx, std::vector<Finding>* out);
 // dominant_op (dominant_rule.cc): per device without a below_roof or fp32_matmul finding in
 // `found`, the op (else the kernel) with kDominantSharePercent or more of its kernel time.
 void FindDominantWork(const InputContext& ctx, const std::vector<Finding>& found,

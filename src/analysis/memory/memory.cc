@@ -130,6 +130,14 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
     }
   }
   out->alive_from_before_bytes = out->allocated_before_bytes - freed_from_before;
+  std::map<std::string, MemoryOpRow> at_end;
+  for (const auto& [address, a] : alive) {
+    MemoryOpRow& row = at_end[in.ops[a.record]];
+    row.op = in.ops[a.record];
+    ++row.allocations;
+    row.bytes += a.bytes;
+  }
+  out->alive_at_end = Ranked(at_end, query.top, &out->alive_at_end_ops);
   out->at_peak = Ranked(at_peak, query.top, &out->at_peak_ops);
   out->by_op = Ranked(by_op, query.top, &out->by_op_ops);
   std::stable_sort(

@@ -70,6 +70,8 @@ struct DeviceMemory {
   std::string capacity_source;  // "trace" (the device's reported memory) or "device database: KEY"
   std::vector<MemoryOpRow> at_peak;  // alive at the peak, by op, most bytes first
   uint64_t at_peak_ops = 0;          // rows before the top
+  std::vector<MemoryOpRow> alive_at_end;  // never freed in the trace, by op (a leak's suspects)
+  uint64_t alive_at_end_ops = 0;
   std::vector<MemoryOpRow> by_op;    // every allocation, by op, most bytes first
   uint64_t by_op_ops = 0;
   std::vector<MemoryAllocation> largest;
