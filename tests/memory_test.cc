@@ -267,6 +267,33 @@ json FindingsOf(const std::string& path) {
   return json::parse(r.out);
 }
 
+// A record whose size is no allocator's (beyond 1 PiB: a corrupt file) is skipped and counted,
+// so that no sum or difference of sizes can overflow; the plausible record beside it is read.
+TEST(MemoryOracle, ImplausibleSizesAreSkippedAndCounted) {
+  nlohmann::ordered_json trace = {{"schemaVersion", 1},
+                                  {"traceEvents", nlohmann::ordered_json::array()}};
+  for (int64_t bytes : {int64_t{4096}, int64_t{1} << 60}) {
+    trace["traceEvents"].push_back(nlohmann::ordered_json{
+        {"ph", "i"},
+        {"cat", "cpu_instant_event"},
+        {"s", "t"},
+        {"name", "[memory]"},
+        {"pid", 1},
+        {"tid", 1},
+        {"ts", trace["traceEvents"].size() * 10},
+        {"args", {{"Bytes", bytes}, {"Addr", 4096}, {"Device Id", 0}, {"Device Type", 0}}}});
+  }
+  const fs::path path =
+      fs::temp_directory_path() / ("tm_memory_absurd_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << trace.dump();
+  const json doc = Memory(path.string());
+  fs::remove(path);
+  EXPECT_EQ(doc["records"], 2);
+  EXPECT_EQ(doc["skipped"], 1);
+  ASSERT_EQ(doc["devices"].size(), 1u);
+  EXPECT_EQ(doc["devices"][0]["peak_allocated_bytes"], 4096);
+}
+
 // `findings` on a trace document written to a temporary file for the call.
 json FindingsOfDocument(const std::string& name, const nlohmann::ordered_json& trace) {
   const fs::path path = fs::temp_directory_path() /

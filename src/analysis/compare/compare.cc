@@ -10,6 +10,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "analysis/common/saturating.h"
 #include "analysis/compare/kernel_categories.h"
 #include "analysis/compare/side_ops.h"
 #include "analysis/ranking.h"
@@ -19,11 +20,6 @@
 
 namespace tensormorph {
 namespace {
-
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t sum = 0;
-  return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
-}
 
 constexpr std::string_view kNoOpName = "(kernels under no op)";
 constexpr size_t kPrecisionSlots = 16;

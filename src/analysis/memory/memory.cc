@@ -8,6 +8,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "analysis/common/saturating.h"
 #include "analysis/memory/memory_records.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/link/work_links.h"
@@ -68,14 +69,17 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
   std::vector<int64_t> allocated(rows.size());
   int64_t running = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
-    running += rows[i]->bytes;
+    // Each record is within +-1 PiB (ReadMemoryRecords) and the running sum within +-2^62, so
+    // that the difference of any two allocated figures (a step's growth) fits in int64.
+    constexpr int64_t kRunningLimit = int64_t{1} << 62;
+    running = std::clamp(running + rows[i]->bytes, -kRunningLimit, kRunningLimit);
     allocated[i] = totals ? *rows[i]->total_allocated : running;
     if (rows[i]->bytes >= 0) {
       ++out->allocations;
-      out->allocated_bytes += rows[i]->bytes;
+      out->allocated_bytes = SaturatingAdd(out->allocated_bytes, rows[i]->bytes);
     } else {
       ++out->frees;
-      out->freed_bytes -= rows[i]->bytes;
+      out->freed_bytes = SaturatingAdd(out->freed_bytes, -rows[i]->bytes);
     }
   }
   out->allocated_before_bytes = totals ? *rows[0]->total_allocated - rows[0]->bytes : 0;
@@ -113,29 +117,29 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
       MemoryOpRow& row = by_op[in.ops[i]];
       row.op = in.ops[i];
       ++row.allocations;
-      row.bytes += r.bytes;
+      row.bytes = SaturatingAdd(row.bytes, r.bytes);
     } else if (auto it = alive.find(r.address); it != alive.end()) {
       allocations[allocation_of_record[it->second.record]].freed_ns = r.ts_ns;
       alive.erase(it);
     } else if (i <= peak) {
-      freed_from_before -= r.bytes;  // an address allocated before the trace began
+      freed_from_before = SaturatingAdd(freed_from_before, -r.bytes);  // allocated before the trace
     }
     if (i == peak) {
       for (const auto& [address, a] : alive) {
         MemoryOpRow& row = at_peak[in.ops[a.record]];
         row.op = in.ops[a.record];
         ++row.allocations;
-        row.bytes += a.bytes;
+        row.bytes = SaturatingAdd(row.bytes, a.bytes);
       }
     }
   }
-  out->alive_from_before_bytes = out->allocated_before_bytes - freed_from_before;
+  out->alive_from_before_bytes = SaturatingAdd(out->allocated_before_bytes, -freed_from_before);
   std::map<std::string, MemoryOpRow> at_end;
   for (const auto& [address, a] : alive) {
     MemoryOpRow& row = at_end[in.ops[a.record]];
     row.op = in.ops[a.record];
     ++row.allocations;
-    row.bytes += a.bytes;
+    row.bytes = SaturatingAdd(row.bytes, a.bytes);
   }
   out->alive_at_end = Ranked(at_end, query.top, &out->alive_at_end_ops);
   out->at_peak = Ranked(at_peak, query.top, &out->at_peak_ops);

@@ -32,7 +32,15 @@ MemoryRecords ReadMemoryRecords(const Trace& trace) {
     const std::optional<int64_t> bytes = args.is_object() ? Integer(args, "Bytes") : std::nullopt;
     const std::optional<int64_t> type = bytes ? Integer(args, "Device Type") : std::nullopt;
     const std::optional<int64_t> id = bytes ? Integer(args, "Device Id") : std::nullopt;
-    if (!bytes || !type || !id) {
+    // Sizes beyond 1 PiB are no allocator's: a corrupt record, skipped like an unreadable one, so
+    // that no difference of two sizes below can overflow.
+    constexpr int64_t kMaxBytes = int64_t{1} << 50;
+    auto implausible = [&](std::optional<int64_t> v) {
+      return v && (*v > kMaxBytes || *v < -kMaxBytes);
+    };
+    if (!bytes || !type || !id || implausible(bytes) ||
+        implausible(Integer(args, "Total Allocated")) ||
+        implausible(Integer(args, "Total Reserved"))) {
       ++out.skipped;
       continue;
     }

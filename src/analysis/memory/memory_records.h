@@ -22,7 +22,8 @@ struct MemoryRecord {
 
 struct MemoryRecords {
   std::vector<MemoryRecord> rows;  // in the trace's time order (ties: as the trace wrote them)
-  uint64_t skipped = 0;            // [memory] instants without readable Bytes, Device Type or Id
+  // [memory] instants without readable Bytes, Device Type or Id, or with a size beyond 1 PiB
+  uint64_t skipped = 0;
 };
 
 // True for the instants that are allocator records.

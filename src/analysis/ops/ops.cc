@@ -5,6 +5,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/common/saturating.h"
 #include "analysis/ranking.h"
 #include "analysis/roofline_ops.h"
 #include "link/op_stacks.h"
@@ -14,11 +15,6 @@
 
 namespace tensormorph {
 namespace {
-
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t sum = 0;
-  return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
-}
 
 // What makes rows distinct: the input (by_input / by_instance), the slice (by_instance), the
 // module path (by_stack), the origin and the name.
