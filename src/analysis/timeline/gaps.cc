@@ -61,6 +61,7 @@ bool IsBlockingCopyCall(std::string_view name) {
 HostWaits::HostWaits(const Trace& trace) {
   sync_ends_.resize(trace.tracks.size());
   copy_ends_.resize(trace.tracks.size());
+  std::vector<const ApiCall*> capture_calls;  // one walk of the calls serves all three
   for (const ApiCall& call : trace.api_calls) {
     if (call.track >= trace.tracks.size()) continue;
     const std::string_view name = trace.str(call.name);
@@ -69,12 +70,14 @@ HostWaits::HostWaits(const Trace& trace) {
       sync_ends_[call.track].push_back(end);
     } else if (IsBlockingCopyCall(name)) {
       copy_ends_[call.track].push_back(end);
+    } else if (IsBeginCaptureCall(name) || IsEndCaptureCall(name)) {
+      capture_calls.push_back(&call);
     }
   }
   for (auto& e : sync_ends_) std::sort(e.begin(), e.end());
   for (auto& e : copy_ends_) std::sort(e.begin(), e.end());
   captures_.resize(trace.tracks.size());
-  for (const CaptureWindow& w : GraphCaptureWindows(trace)) {
+  for (const CaptureWindow& w : PairCaptureCalls(trace, capture_calls)) {
     if (w.track < captures_.size()) captures_[w.track].emplace_back(w.start_ns, w.end_ns);
   }
 }

@@ -14,11 +14,18 @@ bool IsEndCaptureCall(std::string_view name) {
 }
 
 std::vector<CaptureWindow> GraphCaptureWindows(const Trace& trace) {
-  std::map<uint32_t, std::vector<const ApiCall*>> by_track;
+  std::vector<const ApiCall*> capture_calls;
   for (const ApiCall& call : trace.api_calls) {
     const std::string_view name = trace.str(call.name);
-    if (IsBeginCaptureCall(name) || IsEndCaptureCall(name)) by_track[call.track].push_back(&call);
+    if (IsBeginCaptureCall(name) || IsEndCaptureCall(name)) capture_calls.push_back(&call);
   }
+  return PairCaptureCalls(trace, capture_calls);
+}
+
+std::vector<CaptureWindow> PairCaptureCalls(const Trace& trace,
+                                            const std::vector<const ApiCall*>& capture_calls) {
+  std::map<uint32_t, std::vector<const ApiCall*>> by_track;
+  for (const ApiCall* call : capture_calls) by_track[call->track].push_back(call);
   std::vector<CaptureWindow> windows;
   for (auto& [track, calls] : by_track) {
     std::stable_sort(calls.begin(), calls.end(),

@@ -25,6 +25,9 @@ struct CaptureWindow {
 // Every capture window of the trace, by track then start. A Begin without its End (a trace cut
 // off mid-capture) lasts to the end of the trace; an End without a Begin is ignored.
 std::vector<CaptureWindow> GraphCaptureWindows(const Trace& trace);
+// The same from the Begin/End capture calls a caller already picked out of trace.api_calls.
+std::vector<CaptureWindow> PairCaptureCalls(const Trace& trace,
+                                            const std::vector<const ApiCall*>& capture_calls);
 
 struct GraphCaptureSummary {
   uint64_t windows = 0;

@@ -50,7 +50,11 @@ void DescribeRanks(const std::vector<const LinkedTrace*>& inputs, const Timeline
     r.input = jr.input;
     if (job.is_job) r.rank = jr.rank;
     std::vector<int64_t> durations;
-    for (const Step& s : inputs[jr.input]->steps()) durations.push_back(s.end_ns - s.start_ns);
+    int64_t steps_ns = 0;
+    for (const Step& s : inputs[jr.input]->steps()) {
+      durations.push_back(s.end_ns - s.start_ns);
+      steps_ns += durations.back();
+    }
     r.step_count = durations.size();
     r.median_step_ns = MedianNs(std::move(durations));
     if (r.median_step_ns) medians.push_back(*r.median_step_ns);
@@ -61,12 +65,12 @@ void DescribeRanks(const std::vector<const LinkedTrace*>& inputs, const Timeline
       last = std::max(last, k.end_ns());
     }
     if (first <= last) spans.push_back(last - first);
-    int64_t steps_ns = 0;
-    for (const Step& s : inputs[jr.input]->steps()) steps_ns += s.end_ns - s.start_ns;
     r.profiled_ns = r.step_count > 0 ? steps_ns : first <= last ? last - first : 0;
     result->ranks.push_back(std::move(r));
   }
   result->median_rank_step_ns = MedianNs(medians);
+  int64_t all_profiled_ns = 0;
+  for (const RankSteps& r : result->ranks) all_profiled_ns += r.profiled_ns;
   LabelDevices(inputs, job, &result->devices);
   if (!job.is_job) return;
   result->straggler_basis_ns =
@@ -81,10 +85,7 @@ void DescribeRanks(const std::vector<const LinkedTrace*>& inputs, const Timeline
     r.wait_caused_ns = w.wait_caused_ns;
     r.times_last = w.times_last;
     r.late_cause = w.late.cause;
-    r.others_profiled_ns = 0;
-    for (const RankSteps& other : result->ranks) {
-      if (&other != &r) r.others_profiled_ns += other.profiled_ns;
-    }
+    r.others_profiled_ns = all_profiled_ns - r.profiled_ns;
     if (r.others_profiled_ns > 0) {
       r.wait_caused_percent =
           100.0 * static_cast<double>(r.wait_caused_ns) / static_cast<double>(r.others_profiled_ns);

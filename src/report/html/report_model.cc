@@ -68,8 +68,9 @@ Json Summary(const ReportData& data) {
   Json findings = Json::array();
   for (const Finding& f : data.findings->findings) {
     findings.push_back(FindingJson(f));
-    if (f.rule != "stragglers")
+    if (f.rule != "stragglers") {
       per_input.at(static_cast<size_t>(f.where.input)).gain_ns += f.estimated_gain_ns;
+    }
   }
   Json ranks_json = Json::array();
   for (const auto& [rank, unused] : ranks) ranks_json.push_back(rank);

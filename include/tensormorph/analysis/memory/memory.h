@@ -1,9 +1,9 @@
 // Where the memory went (`tensormorph memory`, docs/memory.md): per device, from the caching
 // allocator's records the PyTorch profiler writes with profile_memory=True (Kineto `[memory]`
 // instants: Device Type (c10::DeviceType: 0 CPU, 1 CUDA, 6 HIP) and Id, Addr, Bytes, negative on
-// free, and since ~2022 Total Allocated and Total Reserved), the peak allocated and reserved memory and when, the allocations alive at the
-// peak by the op that made them, allocations per op, the largest ones, memory at each step's
-// start and end, and the device's capacity.
+// free, and since ~2022 Total Allocated and Total Reserved), the peak allocated and reserved
+// memory and when, the allocations alive at the peak by the op that made them, allocations per
+// op, the largest ones, memory at each step's start and end, and the device's capacity.
 //
 // Invariants:
 //  - `basis` says what "allocated" is: the allocator's own Total Allocated after each record
@@ -68,11 +68,11 @@ struct DeviceMemory {
   int64_t alive_from_before_bytes = 0;            // of allocated_before, what was still alive then
   std::optional<int64_t> capacity_bytes;
   std::string capacity_source;  // "trace" (the device's reported memory) or "device database: KEY"
-  std::vector<MemoryOpRow> at_peak;  // alive at the peak, by op, most bytes first
-  uint64_t at_peak_ops = 0;          // rows before the top
+  std::vector<MemoryOpRow> at_peak;       // alive at the peak, by op, most bytes first
+  uint64_t at_peak_ops = 0;               // rows before the top
   std::vector<MemoryOpRow> alive_at_end;  // never freed in the trace, by op (a leak's suspects)
   uint64_t alive_at_end_ops = 0;
-  std::vector<MemoryOpRow> by_op;    // every allocation, by op, most bytes first
+  std::vector<MemoryOpRow> by_op;  // every allocation, by op, most bytes first
   uint64_t by_op_ops = 0;
   std::vector<MemoryAllocation> largest;
   std::vector<MemoryStep> steps;
