@@ -22,7 +22,8 @@
 //  - dominant_op: fires on alexnet (aten::cudnn_convolution, no op shapes) and on the MTIA trace
 //    (kernel event_wait, a device the database lacks); silent on the sglang prefill trace
 //    (below_roof names its GEMMs) and on nccl_2rank (no op holds 40 %).
-//  - memory_near_capacity, memory_growth, allocation_churn: tests/memory_test.cc (MemoryFindings).
+//  - memory_near_capacity, memory_fragmentation, memory_growth, allocation_churn:
+//    tests/memory_test.cc (MemoryFindings).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -148,6 +148,11 @@ void CheckAgainstRecords(const std::string& path, const json& trace) {
     if (match->peak_reserved) {
       EXPECT_EQ(d["peak_reserved_bytes"], *match->peak_reserved);
     }
+    if (match->peak_reserved && match->basis == "allocator totals") {
+      EXPECT_EQ(d["reserved_beyond_peak_allocated_bytes"], *match->peak_reserved - match->peak);
+    } else {
+      EXPECT_TRUE(d["reserved_beyond_peak_allocated_bytes"].is_null());
+    }
     int64_t at_peak = 0;
     for (const json& row : d["at_peak"]) at_peak += row["bytes"].get<int64_t>();
     EXPECT_EQ(at_peak, match->alive_sum);
@@ -193,6 +198,40 @@ TEST(MemoryOracle, RecordsWithoutTotalsAreARunningSum) {
     EXPECT_EQ(d["allocated_before_bytes"], 0);
     EXPECT_TRUE(d["peak_reserved_bytes"].is_null());
   }
+}
+
+// A file written with sorted keys (json.dump(sort_keys=True), nlohmann's dump) puts "args" before
+// "ph": the records' args are still read, and so are the kernels' (their stream), as in the file
+// the profiler wrote.
+TEST(MemoryOracle, FilesWithSortedKeysReadTheSame) {
+  const fs::path original = kKineto / kTraces[0];
+  std::string error;
+  const std::string text = tensormorph::testing::Gunzip(original, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  const std::string sorted = json::parse(text).dump();  // std::map objects: keys in order
+  ASSERT_LT(sorted.find("\"args\""), sorted.find("\"ph\""));
+  const fs::path path =
+      fs::temp_directory_path() / ("tm_memory_sorted_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << sorted;
+  const json trace = tensormorph::testing::ReadTraceExact(path, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  CheckAgainstRecords(path.string(), trace);
+  auto streams = [](const fs::path& p) {
+    auto r = RunTensormorph(
+        {"kernels", "--format", "json", "--quiet", "--group-by", "stream", p.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.Describe();
+    std::map<std::string, int64_t> count;
+    const json doc = json::parse(r.out);
+    for (const json& row : doc["rows"]) {
+      count[row["name"].get<std::string>()] = row["count"].get<int64_t>();
+    }
+    return count;
+  };
+  const auto from_sorted = streams(path);
+  fs::remove(path);
+  ASSERT_FALSE(from_sorted.empty());
+  EXPECT_NE(from_sorted.begin()->first.find("stream 7"), std::string::npos);  // args "stream": 7
+  EXPECT_EQ(from_sorted, streams(original));
 }
 
 // Capacity: the device's memory as the trace reports it (deviceProperties totalGlobalMem), and the
@@ -398,6 +437,88 @@ TEST(MemoryFindings, NearCapacityAndGrowthOnHandWrittenRecords) {
   EXPECT_EQ((*growth)["evidence"]["steps"], 3);
   EXPECT_EQ((*growth)["evidence"]["growth_bytes"], 3 * 1048576);
   EXPECT_EQ((*growth)["top"][0]["name"], "aten::cat");
+}
+
+// memory_fragmentation: fires where the records say the allocator reserved at least 1 GiB, and
+// more than 25 % of its reserved peak, beyond the most ever allocated at once. Two devices written
+// here: 5 GiB reserved for at most 3 GiB allocated (2 GiB beyond, 40 %: fires) and 4 GiB for 3.5
+// GiB (0.5 GiB: does not); and on every shared trace, the rule fires exactly where the replay of
+// the raw records says it should.
+TEST(MemoryFindings, FragmentationWhereReservedExceedsTheAllocatedPeak) {
+  constexpr int64_t kGib = int64_t{1} << 30;
+  nlohmann::ordered_json events = nlohmann::ordered_json::array();
+  auto record = [&](int device, int64_t ts, int64_t bytes, int64_t allocated, int64_t reserved) {
+    events.push_back({{"ph", "i"},
+                      {"cat", "cpu_instant_event"},
+                      {"s", "t"},
+                      {"name", "[memory]"},
+                      {"pid", 1},
+                      {"tid", 1},
+                      {"ts", ts},
+                      {"args",
+                       {{"Total Reserved", reserved},
+                        {"Total Allocated", allocated},
+                        {"Bytes", bytes},
+                        {"Addr", 4096 + ts},
+                        {"Device Id", device},
+                        {"Device Type", 1}}}});
+  };
+  record(0, 10, 2 * kGib, 2 * kGib, 4 * kGib);
+  record(0, 20, kGib, 3 * kGib, 4 * kGib);  // the allocated peak
+  record(0, 30, -2 * kGib, kGib, 4 * kGib);
+  record(0, 40, 2 * kGib - 1, 3 * kGib - 1, 5 * kGib);  // fits no cached block: reserves more
+  record(1, 10, 3 * kGib + kGib / 2, 3 * kGib + kGib / 2, 4 * kGib);
+  for (int device = 0; device < 2; ++device) {
+    events.push_back({{"ph", "X"},
+                      {"cat", "kernel"},
+                      {"name", "k"},
+                      {"pid", device},
+                      {"tid", 7},
+                      {"ts", 15},
+                      {"dur", 5},
+                      {"args", {{"device", device}, {"stream", 7}}}});
+  }
+  nlohmann::ordered_json devices = nlohmann::ordered_json::array();
+  for (int id = 0; id < 2; ++id) {
+    devices.push_back({{"id", id},
+                       {"name", "NVIDIA A100-SXM4-80GB"},
+                       {"totalGlobalMem", 85899345920},
+                       {"computeMajor", 8},
+                       {"computeMinor", 0},
+                       {"numSms", 108}});
+  }
+  nlohmann::ordered_json trace = {
+      {"schemaVersion", 1}, {"deviceProperties", devices}, {"traceEvents", events}};
+  const json found = FindingsOfDocument("fragmented", trace);
+  std::vector<const json*> fragmented;
+  for (const json& f : found["findings"]) {
+    if (f["rule"] == "memory_fragmentation") fragmented.push_back(&f);
+  }
+  ASSERT_EQ(fragmented.size(), 1U) << found.dump();
+  EXPECT_EQ((*fragmented[0])["evidence"]["reserved_beyond_peak_allocated_bytes"], 2 * kGib);
+  EXPECT_EQ((*fragmented[0])["evidence"]["peak_allocated_bytes"], 3 * kGib);
+  EXPECT_NE((*fragmented[0])["where"]["device"].get<std::string>().find("cuda:0"),
+            std::string::npos);
+
+  for (const char* name : kTraces) {
+    std::string error;
+    const json raw = tensormorph::testing::ReadTraceExact(kKineto / name, &error);
+    ASSERT_TRUE(error.empty()) << error;
+    size_t expected = 0;
+    for (const auto& [key, rows] : ReadRecords(raw)) {
+      const Expected e = Replay(key.first, rows);
+      if (key.first != 0 && e.peak_reserved && e.basis == "allocator totals" &&
+          *e.peak_reserved - e.peak >= kGib && 4 * (*e.peak_reserved - e.peak) > *e.peak_reserved) {
+        ++expected;
+      }
+    }
+    size_t fired = 0;
+    const json findings = FindingsOf((kKineto / name).string());
+    for (const json& f : findings["findings"]) {
+      fired += f["rule"] == "memory_fragmentation";
+    }
+    EXPECT_EQ(fired, expected) << name;
+  }
 }
 
 }  // namespace TM_UNITY_ID

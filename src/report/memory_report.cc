@@ -67,6 +67,7 @@ Json DeviceJson(const DeviceMemory& d) {
           {"peak_reserved_bytes", OrNull(d.peak_reserved_bytes)},
           {"peak_reserved_ns", OrNull(d.peak_reserved_ns)},
           {"reserved_at_peak_bytes", OrNull(d.reserved_at_peak_bytes)},
+          {"reserved_beyond_peak_allocated_bytes", OrNull(ReservedBeyondPeakAllocated(d))},
           {"alive_from_before_bytes", d.alive_from_before_bytes},
           {"capacity_bytes", OrNull(d.capacity_bytes)},
           {"capacity_source", OrNull(d.capacity_source)},
@@ -105,6 +106,13 @@ void PrintTable(std::ostream& out, const std::vector<const Trace*>& traces,
           "allocated)\n",
           Size(*d.peak_reserved_bytes), Size(d.reserved_at_peak_bytes.value_or(0)),
           Size(d.reserved_at_peak_bytes.value_or(0) - d.peak_allocated_bytes));
+    }
+    if (const std::optional<int64_t> beyond = ReservedBeyondPeakAllocated(d);
+        beyond && *d.peak_reserved_bytes > 0) {
+      out << fmt::format(
+          "  reserved beyond the allocated peak {} ({:.1f} % of the reserved peak)\n",
+          Size(*beyond),
+          100.0 * static_cast<double>(*beyond) / static_cast<double>(*d.peak_reserved_bytes));
     }
     if (d.basis == "allocator totals") {
       out << fmt::format("  before the trace {} allocated; {} of it alive at the peak\n",

@@ -241,6 +241,11 @@ enum class InstantScope : uint8_t { kThread, kProcess, kGlobal };  // Chrome "s"
 
 // Instant events (Chrome "ph": "i" / "I"): Kineto's [memory] allocation records, iteration and
 // record-window markers. They have no duration and do not count towards the trace's span.
+// Allocator records of other formats (Nsight Systems' memory usage events, rocpd's memory
+// allocations) are kept in Kineto's form too: instants named kMemoryRecordName whose args carry
+// "Device Type" (c10::DeviceType: 0 CPU, 1 CUDA, 6 HIP), "Device Id" (the device's ordinal),
+// "Addr" and "Bytes" (negative on free), so that one reader serves every format and every export
+// keeps them (import/common/allocation_records.h).
 struct Instant {
   int64_t ts_ns = 0;
   StringId name = 0;
@@ -250,6 +255,7 @@ struct Instant {
   InstantScope scope = InstantScope::kThread;
 };
 static_assert(sizeof(Instant) <= 32, "Instant rows must stay compact");
+inline constexpr std::string_view kMemoryRecordName = "[memory]";
 
 // How many events of each kind one input held, including the ones not kept as rows.
 struct EventCounts {

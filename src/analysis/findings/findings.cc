@@ -42,10 +42,10 @@ GainBasis BasisOf(const InputContext& ctx) {
 
 const std::vector<std::string>& FindingRules() {
   static const std::vector<std::string> rules = {
-      "host_launch_gaps", "synchronization", "blocking_copies", "launch_bound_kernels",
-      "below_roof",       "fp32_matmul",     "low_occupancy",   "exposed_communication",
-      "stragglers",       "slow_copies",     "dominant_op",     "memory_near_capacity",
-      "memory_growth",    "allocation_churn"};
+      "host_launch_gaps",     "synchronization", "blocking_copies", "launch_bound_kernels",
+      "below_roof",           "fp32_matmul",     "low_occupancy",   "exposed_communication",
+      "stragglers",           "slow_copies",     "dominant_op",     "memory_near_capacity",
+      "memory_fragmentation", "memory_growth",   "allocation_churn"};
   return rules;
 }
 

@@ -1,6 +1,6 @@
-// memory_near_capacity, memory_growth and allocation_churn: where the memory went
-// (analysis/memory/memory.h) and how the program asked for it. None claims time: memory decides
-// what fits, and the churn's cost is already in the idle gaps the other rules claim.
+// memory_near_capacity, memory_fragmentation, memory_growth and allocation_churn: where the memory
+// went (analysis/memory/memory.h) and how the program asked for it. None claims time: memory
+// decides what fits, and the churn's cost is already in the idle gaps the other rules claim.
 #include <fmt/format.h>
 
 #include "analysis/findings/rules.h"
@@ -14,6 +14,10 @@ namespace {
 constexpr double kNearCapacityPercent = 90;
 // Growth is a leak's sign when allocated memory grows in every one of at least this many steps.
 constexpr size_t kGrowthSteps = 3;
+// Fragmentation: reserved beyond the allocated peak, at least this much and this share of the
+// reserved peak.
+constexpr int64_t kFragmentationBytes = int64_t{1} << 30;
+constexpr double kFragmentationPercent = 25;
 // Allocation churn: this many device allocation calls (the caching allocator makes few).
 constexpr uint64_t kChurnCalls = 100;
 
@@ -102,6 +106,32 @@ void FindMemoryPressure(const InputContext& ctx, std::vector<Finding>* out) {
           "smaller batch or sequence, bf16/fp16 activations, parameters and optimizer states "
           "sharded (FSDP, ZeRO); reserved memory above allocated is the caching allocator's "
           "(PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True lowers it).";
+      out->push_back(std::move(f));
+    }
+    if (const std::optional<int64_t> beyond = ReservedBeyondPeakAllocated(d);
+        beyond && *beyond >= kFragmentationBytes &&
+        100.0 * static_cast<double>(*beyond) > kFragmentationPercent * *d.peak_reserved_bytes) {
+      const double percent =
+          100.0 * static_cast<double>(*beyond) / static_cast<double>(*d.peak_reserved_bytes);
+      Finding f = NewFinding(ctx, "memory_fragmentation", 0);
+      f.where.device = LabelOf(ctx, d);
+      f.title = fmt::format(
+          "the allocator reserved {} beyond the most ever allocated at once ({:.1f} % of its {} "
+          "peak)",
+          Gib(*beyond), percent, Gib(*d.peak_reserved_bytes));
+      f.evidence = {{"peak_reserved_bytes", *d.peak_reserved_bytes},
+                    {"peak_allocated_bytes", d.peak_allocated_bytes},
+                    {"reserved_beyond_peak_allocated_bytes", *beyond},
+                    {"percent_of_reserved", percent},
+                    {"threshold_bytes", kFragmentationBytes},
+                    {"threshold_percent", kFragmentationPercent}};
+      f.fix =
+          "The caching allocator reserved memory that no set of live tensors needed: free blocks "
+          "too small or on the wrong stream for the next request (fragmentation), which a larger "
+          "batch or another process cannot use. PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
+          "(PYTORCH_HIP_ALLOC_CONF on ROCm) lets segments grow instead of splitting; otherwise "
+          "max_split_size_mb, or allocate tensors of varying size (sequence lengths) at a few "
+          "fixed sizes.";
       out->push_back(std::move(f));
     }
     bool growing = d.steps.size() >= kGrowthSteps;

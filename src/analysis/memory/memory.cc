@@ -19,16 +19,49 @@ namespace {
 constexpr int64_t kCpuDeviceType = 0;
 
 // Which trace device a record's (Device Type, Device Id) names: the accelerator with that
-// ordinal. Device Type is c10::DeviceType's number: 1 CUDA, 6 HIP (ROCm builds write either), 19
-// MTIA, ...; the ordinal alone picks the device, as one process drives one kind.
-std::optional<uint32_t> TraceDeviceOf(const Trace& trace, const MemoryRecord& r) {
-  if (r.device_type == kCpuDeviceType) return std::nullopt;
-  for (uint32_t d = 0; d < trace.devices.size(); ++d) {
-    const Device& device = trace.devices[d];
-    if (device.index == r.device_id && device.backend != Backend::kCpu) return d;
+// ordinal; else (a trace that does not know its devices' ordinals, such as an Nsight export
+// without TARGET_INFO_GPU) the one whose trace id it is; else, when the trace ran work on one
+// accelerator only and the records name one accelerator only, that one (Kineto's ROCm traces
+// name devices by HSA agent, 2 for the first GPU, while the allocator writes the HIP ordinal 0;
+// the importer does not guess the ordinal, but one device is one device). Device Type is
+// c10::DeviceType's number: 1 CUDA, 6 HIP (ROCm builds write either), 19 MTIA, ...; the ordinal
+// alone picks the device, as one process drives one kind.
+class RecordDevices {
+ public:
+  RecordDevices(const Trace& trace, const std::vector<MemoryRecord>& rows) : trace_(trace) {
+    std::optional<int64_t> only_id;
+    bool one_id = true;
+    for (const MemoryRecord& r : rows) {
+      if (r.device_type == kCpuDeviceType) continue;
+      one_id = one_id && (!only_id || *only_id == r.device_id);
+      only_id = r.device_id;
+    }
+    std::optional<uint32_t> only_device;
+    size_t accelerators = 0;
+    for (uint32_t d = 0; d < trace.devices.size(); ++d) {
+      if (trace.devices[d].backend == Backend::kCpu) continue;
+      ++accelerators;
+      only_device = d;
+    }
+    if (one_id && accelerators == 1) sole_ = only_device;
   }
-  return std::nullopt;
-}
+
+  std::optional<uint32_t> Of(const MemoryRecord& r) const {
+    if (r.device_type == kCpuDeviceType) return std::nullopt;
+    std::optional<uint32_t> by_trace_id;
+    for (uint32_t d = 0; d < trace_.devices.size(); ++d) {
+      const Device& device = trace_.devices[d];
+      if (device.backend == Backend::kCpu) continue;
+      if (device.index == r.device_id) return d;
+      if (device.index < 0 && device.trace_id == r.device_id && !by_trace_id) by_trace_id = d;
+    }
+    return by_trace_id ? by_trace_id : sole_;
+  }
+
+ private:
+  const Trace& trace_;
+  std::optional<uint32_t> sole_;
+};
 
 std::string LabelOf(const Trace& trace, const MemoryRecord& r, std::optional<uint32_t> device) {
   if (device) return DeviceLabel(trace, *device, /*with_rank=*/false);
@@ -46,6 +79,22 @@ std::vector<MemoryOpRow> Ranked(const std::map<std::string, MemoryOpRow>& by_op,
   *total_rows = rows.size();
   if (top > 0 && rows.size() > top) rows.resize(top);
   return rows;
+}
+
+// Capacity: the memory the trace reports for the device, else the database's.
+void SetCapacity(const Trace& trace, std::optional<uint32_t> index,
+                 const std::vector<DeviceSpec>& devices, DeviceMemory* out) {
+  if (!index) return;
+  const Device& device = trace.devices[*index];
+  if (device.total_memory_bytes > 0) {
+    out->capacity_bytes = device.total_memory_bytes;
+    out->capacity_source = "trace";
+  } else if (const DeviceMatch match = MatchTraceDevice(devices, device); match.matched()) {
+    if (const std::optional<Figure>& memory = match.spec->Get(Metric::kMemoryBytes)) {
+      out->capacity_bytes = static_cast<int64_t>(memory->value / match.spec->devices_per_package);
+      out->capacity_source = "device database: " + match.spec->key;
+    }
+  }
 }
 
 // One device's records, in time order, and the op of each.
@@ -97,6 +146,8 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
       out->peak_reserved_ns = r->ts_ns;
     }
   }
+  SetCapacity(trace, in.device, devices, out);
+  if (query.peaks_only) return;
 
   // Replay: what is alive at the peak, and every allocation's fate.
   struct Alive {
@@ -171,20 +222,6 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
     if (at_end) step.reserved_end_bytes = rows[*at_end]->total_reserved;
     out->steps.push_back(step);
   }
-
-  // Capacity: the memory the trace reports for the device, else the database's.
-  if (in.device) {
-    const Device& device = trace.devices[*in.device];
-    if (device.total_memory_bytes > 0) {
-      out->capacity_bytes = device.total_memory_bytes;
-      out->capacity_source = "trace";
-    } else if (const DeviceMatch match = MatchTraceDevice(devices, device); match.matched()) {
-      if (const std::optional<Figure>& memory = match.spec->Get(Metric::kMemoryBytes)) {
-        out->capacity_bytes = static_cast<int64_t>(memory->value / match.spec->devices_per_package);
-        out->capacity_source = "device database: " + match.spec->key;
-      }
-    }
-  }
 }
 
 }  // namespace
@@ -200,11 +237,12 @@ MemoryResult AnalyzeMemory(const std::vector<const LinkedTrace*>& inputs,
     result.records += records.rows.size() + records.skipped;
     result.skipped += records.skipped;
     if (records.rows.empty()) continue;
-    linked.Prepare({LinkedPart::kLinks});
+    if (!query.peaks_only) linked.Prepare({LinkedPart::kLinks});
     // By device: GPUs in the trace's device order, then others, the host last.
     std::map<std::pair<int64_t, int64_t>, DeviceRecords> by_device;
+    const RecordDevices record_devices(trace, records.rows);
     for (const MemoryRecord& r : records.rows) {
-      const std::optional<uint32_t> device = TraceDeviceOf(trace, r);
+      const std::optional<uint32_t> device = record_devices.Of(r);
       const int64_t order = device                            ? *device
                             : r.device_type == kCpuDeviceType ? INT64_MAX
                                                               : INT64_MAX - 1;
@@ -214,6 +252,7 @@ MemoryResult AnalyzeMemory(const std::vector<const LinkedTrace*>& inputs,
         d.label = LabelOf(trace, r, device);
       }
       d.rows.push_back(&r);
+      if (query.peaks_only) continue;
       const uint32_t op = EnclosingSlice(trace, linked.links(), r.track, r.ts_ns, SliceKind::kOp);
       d.ops.push_back(op == kNoRow ? "(no op)" : std::string(trace.str(trace.slices[op].name)));
     }

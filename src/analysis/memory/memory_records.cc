@@ -20,7 +20,7 @@ std::optional<int64_t> Integer(const nlohmann::json& args, const char* key) {
 }  // namespace
 
 bool IsMemoryRecord(const Trace& trace, const Instant& instant) {
-  return trace.str(instant.name) == "[memory]";
+  return trace.str(instant.name) == kMemoryRecordName;
 }
 
 MemoryRecords ReadMemoryRecords(const Trace& trace) {

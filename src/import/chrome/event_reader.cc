@@ -333,6 +333,20 @@ error_code ReadArgs(value v, RawArgs* args) {
   return simdjson::SUCCESS;
 }
 
+// Reads args whose text was kept because they came before "ph". A second parser, one per
+// thread, over a padded copy: the strings it returns live until its next use, which is after the
+// caller has interned this event (ChunkBuilder::Add copies every string it keeps).
+error_code ReadDeferredArgs(std::string_view text, RawArgs* args) {
+  thread_local simdjson::ondemand::parser parser;
+  thread_local simdjson::padded_string copy;
+  copy = simdjson::padded_string(text);
+  simdjson::ondemand::document doc;
+  value v;
+  if (auto err = parser.iterate(copy).get(doc)) return err;
+  if (auto err = doc.get_value().get(v)) return err;
+  return ReadArgs(v, args);
+}
+
 }  // namespace
 
 bool ReadEvent(value element, RawEvent* event, std::string* error, error_code* json_error) {
@@ -346,7 +360,7 @@ bool ReadEvent(value element, RawEvent* event, std::string* error, error_code* j
     *json_error = err;
     return false;
   }
-  bool ts_ok = true, dur_ok = true;
+  bool ts_ok = true, dur_ok = true, args_deferred = false;
   auto fail = [&](error_code err) {
     *json_error = err;
     return false;
@@ -405,8 +419,11 @@ bool ReadEvent(value element, RawEvent* event, std::string* error, error_code* j
         break;
       case 'a':
         if (key.Is("args")) {
-          if (event->phase == 'i' || event->phase == 'I') {
+          if (event->phase == 0 || event->phase == 'i' || event->phase == 'I') {
+            // Phase still unknown (files written with sorted keys put "args" before "ph"):
+            // keep the text and read it below once the phase is known.
             err = RawContainer(val, &event->raw_args);
+            args_deferred = event->phase == 0;
           } else {
             err = ReadArgs(val, &event->args);
           }
@@ -419,6 +436,10 @@ bool ReadEvent(value element, RawEvent* event, std::string* error, error_code* j
         break;
     }
     if (err) return fail(err);
+  }
+  if (args_deferred && event->phase != 'i' && event->phase != 'I') {
+    if (auto err = ReadDeferredArgs(event->raw_args, &event->args)) return fail(err);
+    event->raw_args = {};
   }
   if (!ts_ok) {
     *error = "\"ts\" is not a number of microseconds";

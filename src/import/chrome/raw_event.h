@@ -57,9 +57,10 @@ struct RawEvent {
   uint64_t id = 0;
   bool binds_enclosing = false;  // "bp": "e"
   std::string_view scope;        // "s" of instant events: "t", "p", "g"
-  // The JSON text of "args" of instant events ("ph" "i" / "I"), whose args are kept whole. Read
-  // when "ph" comes before "args" in the event (as every writer we know puts it); other events'
-  // args are parsed into `args` instead.
+  // The JSON text of "args" of instant events ("ph" "i" / "I"), whose args are kept whole; other
+  // events' args are parsed into `args` instead, in the same pass when "ph" comes first (as every
+  // profiler writes it), from this text after the pass when a file with sorted keys puts "args"
+  // before "ph".
   std::string_view raw_args;
   RawId pid, tid;
   RawArgs args;

@@ -8,6 +8,7 @@
 #include "import/nsys/context.h"
 #include "import/nsys/devices.h"
 #include "import/nsys/kernels.h"
+#include "import/nsys/memory_usage.h"
 #include "import/nsys/nvtx.h"
 #include "import/nsys/schema.h"
 #include "import/nsys/stats_report.h"
@@ -95,6 +96,8 @@ StatusOr<Trace> NsysImporter::Import(const Input& input, const ImportOptions& op
     trace.metadata["host_rows"] = "skipped";
   }
   readers.push_back(&ResolveDevices);
+  readers.push_back(&ReadMemoryUsage);  // after the devices: records carry their CUDA ordinal
+  tables.push_back(kMemoryUsageTable);
   for (std::string_view table : tables) {
     if (schema->HasTable(table)) rows_total += static_cast<uint64_t>(EstimateRows(*db, table));
   }

@@ -42,4 +42,8 @@ Status ReadRegions(Context& c);
 // device = the GPU side (the destination of a host-to-device copy, else the source).
 Status ReadMemoryCopies(Context& c);
 
+// rocpd_memory_allocate (REAL memory) as `[memory]` records: allocations with their agent's
+// device (a CPU agent's on the host), frees paired with them by address (allocations.cc).
+Status ReadMemoryAllocations(Context& c);
+
 }  // namespace tensormorph::rocpd

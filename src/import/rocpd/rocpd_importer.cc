@@ -88,6 +88,7 @@ StatusOr<Trace> RocpdImporter::Import(const Input& input, const ImportOptions& o
   Context context{*db, *schema, processes, checks, trace};
   if (Status s = ReadDispatches(context); !s.ok()) return s;
   if (Status s = ReadMemoryCopies(context); !s.ok()) return s;
+  if (Status s = ReadMemoryAllocations(context); !s.ok()) return s;
   if (options.host_rows) {
     if (Status s = ReadRegions(context); !s.ok()) return s;
   } else {

@@ -10,7 +10,8 @@ namespace {
 
 constexpr std::string_view kBases[] = {kMetadata, kStrings,    kProcesses,     kThreads,
                                        kAgents,   kPmcInfo,    kKernelSymbols, kEvents,
-                                       kRegions,  kDispatches, kMemoryCopies,  kPmcEvents};
+                                       kRegions,  kDispatches, kMemoryCopies,  kMemoryAllocations,
+                                       kPmcEvents};
 
 // "<base>_<uuid>" with the uuid's '-' written as '_': the rest after "<base>_" is hex digits and
 // underscores only, so rocpd_event_operation_<uuid> is not a table of rocpd_event.

@@ -37,6 +37,7 @@ inline constexpr std::string_view kEvents = "rocpd_event";
 inline constexpr std::string_view kRegions = "rocpd_region";
 inline constexpr std::string_view kDispatches = "rocpd_kernel_dispatch";
 inline constexpr std::string_view kMemoryCopies = "rocpd_memory_copy";
+inline constexpr std::string_view kMemoryAllocations = "rocpd_memory_allocate";
 inline constexpr std::string_view kPmcEvents = "rocpd_pmc_event";
 
 class RocpdSchema {

@@ -16,6 +16,8 @@ different runs, so each becomes its own process:
   run 3  memory_copy_trace.csv   pid 1 (no process id in the CSV); size 0 (the CSV has no bytes)
   run 4  counter_collection.csv  pid 15606; one dispatch per Dispatch_Id, Grid/Workgroup_Size as x
   run 5  rocpd-to-csv.csv        pid 137, the real guid of that rocpd database
+and, alone in memory_results.sql, run 6: run 1's kernels with rocpd_memory_allocate rows, those of
+memory_allocation_trace.csv and others NOT from the samples (memory_run says which).
 Not from the samples: the agents (tests/data/rocprofv3_agent_info.csv, itself hand-written; run 4
 ran on "Agent 1", so its GPU row is that file's node 2 renumbered 1), the uuids of runs 1-4
 (made up, uuid v7 shaped), and in run 5 ONE SYNTHETIC dispatch "synthetic_launched_kernel" for its
@@ -231,6 +233,38 @@ def launch_run(guid):
     return run
 
 
+def memory_run(guid):
+    """Run 1's kernels with allocations: the REAL rows of memory_allocation_trace.csv (host memory
+    on CPU agent 0; frees with size 0 and no agent, as rocprofv3 writes them), then rows that are
+    NOT real: GPU memory on agents 2 and 3 (a free without size or agent, a REALLOC), and a
+    VIRTUAL and a SCRATCH row, which are not the program's allocations."""
+    run = kernel_run(guid)
+    allocations = []
+    for r in rows("memory_allocation_trace.csv"):
+        free = r["Operation"].endswith("FREE")
+        allocations.append((None if not r["Agent_Id"] else agent_number(r["Agent_Id"]),
+                            "FREE" if free else "ALLOC", "REAL", int(r["Start_Timestamp"]),
+                            int(r["End_Timestamp"]), int(r["Address"], 16),
+                            int(r["Allocation_Size"])))
+    t = 816098791300000  # between the real rows
+    gib = 1 << 30
+    allocations += [  # NOT real (see the docstring)
+        (2, "ALLOC", "REAL", t, t + 100, 0x7f5000000000, gib),
+        (2, "ALLOC", "REAL", t + 100000, t + 100100, 0x7f5040000000, gib // 2),
+        (None, "FREE", "REAL", t + 200000, t + 200100, 0x7f5000000000, 0),
+        (2, "ALLOC", "REAL", t + 300000, t + 300100, 0x7f5080000000, 3 * gib // 4),
+        (2, "REALLOC", "REAL", t + 350000, t + 350100, 0x7f5080000000, gib // 4),
+        (3, "ALLOC", "REAL", t + 10000, t + 10100, 0x7f6000000000, gib // 16),
+        (2, "ALLOC", "VIRTUAL", t + 20000, t + 20100, 0x7f7000000000, 1 << 40),
+        (2, "ALLOC", "SCRATCH", t + 30000, t + 30100, 0x7f8000000000, gib // 8),
+    ]
+    for i, (agent, kind, level, start, end, address, size) in enumerate(allocations, 1):
+        run.insert("rocpd_memory_allocate", id=i, guid=guid, nid=1, pid=run.pid, tid=run.pid,
+                   agent_id=agent, type=kind, level=level, start=start, end=end, address=address,
+                   size=size)
+    return run
+
+
 def write(path, runs, schema):
     tables = [line.split('"')[1].replace("{{uuid}}", "")
               for line in schema.splitlines() if line.startswith("CREATE TABLE")]
@@ -249,6 +283,7 @@ def main():
         schema = "".join(l for l in f if not l.startswith("--"))
     guid = "00000000-0000-7000-8000-00000000000%d"
     write(os.path.join(HERE, "kernel_trace_results.sql"), [kernel_run(guid % 1)], schema)
+    write(os.path.join(HERE, "memory_results.sql"), [memory_run(guid % 6)], schema)
     write(os.path.join(HERE, "merged_results.sql"),
           [kernel_run(guid % 1), api_run(guid % 2, 15, "hip_trace.csv"), copy_run(guid % 3),
            counter_run(guid % 4), launch_run("0000ddb5-8903-7903-b269-cd8d3745bb8a")], schema)

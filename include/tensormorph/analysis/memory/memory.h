@@ -31,6 +31,9 @@ namespace tensormorph {
 struct MemoryQuery {
   size_t top = 10;  // rows of at_peak, by_op and largest per device
   const std::vector<DeviceSpec>* devices = nullptr;  // capacities; null = BuiltInDevices()
+  // Only the peaks, totals and capacity: no ops, tables or steps (what compare and predict need to
+  // say whether the workload fits another device).
+  bool peaks_only = false;
 };
 
 struct MemoryOpRow {
@@ -83,6 +86,15 @@ struct MemoryResult {
   uint64_t records = 0;               // [memory] records read
   uint64_t skipped = 0;               // records without a readable Bytes or device
 };
+
+// What the allocator reserved beyond the most that was ever allocated at once: the peak reserved
+// less the peak allocated (allocator totals only; none otherwise). Memory no set of live tensors
+// needed: blocks cached on other streams and the unusable remainders of split segments
+// (fragmentation), which a larger batch or another process cannot use.
+inline std::optional<int64_t> ReservedBeyondPeakAllocated(const DeviceMemory& d) {
+  if (!d.peak_reserved_bytes || d.basis != "allocator totals") return std::nullopt;
+  return *d.peak_reserved_bytes - d.peak_allocated_bytes;
+}
 
 MemoryResult AnalyzeMemory(const std::vector<const LinkedTrace*>& inputs, const MemoryQuery& query);
 

@@ -1,0 +1,12 @@
+-- A fuzz seed, hand-written (no value is from a real run): the smallest Nsight Systems export the
+-- importer reads with a CUDA_GPU_MEMORY_USAGE_EVENTS table (columns as the Nsight Systems SQLite
+-- schema reference lists them), a cudaMalloc/cudaFree pair whose correlation ids name the rows'
+-- thread, one kernel, and a free of an address never allocated.
+CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO StringIds VALUES (1, 'cudaMalloc'), (2, 'cudaFree'), (3, 'vectorAdd');
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL, gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL, blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL, registersPerThread INTEGER NOT NULL, staticSharedMemory INTEGER NOT NULL, dynamicSharedMemory INTEGER NOT NULL);
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (2000, 3000, 0, 1, 7, 12, 72057611217633280, 3, 3, 128, 1, 1, 256, 1, 1, 32, 0, 0);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL, callchainId INTEGER);
+INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1000, 1500, 0, 72057611217633281, 11, 1, 0, NULL), (4000, 4200, 0, 72057611217633281, 13, 2, 0, NULL);
+CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER NOT NULL, globalPid INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, address INTEGER NOT NULL, pc INTEGER NOT NULL, bytes INTEGER NOT NULL, memKind INTEGER NOT NULL, memoryOperationType INTEGER NOT NULL, name TEXT, correlationId INTEGER, streamId INTEGER, localMemoryPoolAddress INTEGER, localMemoryPoolReleaseThreshold INTEGER, localMemoryPoolSize INTEGER, localMemoryPoolUtilizedSize INTEGER, importedMemoryPoolAddress INTEGER, importedMemoryPoolProcessId INTEGER);
+INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, globalPid, deviceId, contextId, address, pc, bytes, memKind, memoryOperationType, correlationId) VALUES (1400, 72057611217633280, 0, 1, 139637976727552, 0, 1048576, 2, 0, 11), (4100, 72057611217633280, 0, 1, 139637976727552, 0, 1048576, 2, 1, 13), (4150, 72057611217633280, 0, 1, 139637977776128, 0, 4096, 1, 1, NULL);
