@@ -116,6 +116,7 @@ void BindTrace(py::module_& m) {
       .def("runtime_call_columns", &RuntimeCallColumns)
       .def("slice_columns", &SliceColumns, py::arg("ops"))
       .def("device_rows", [](const LoadedTrace& t) { return DeviceRows(t.trace()); })
+      .def("memory_records", &MemoryRecordRows)
       .def("link", [](const LoadedTrace& t) {
         py::gil_scoped_release release;
         t.linked().links();

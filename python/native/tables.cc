@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/memory/memory.h"
 #include "tensormorph/link/work_links.h"
 #include "tensormorph/model/copy_kinds.h"
 
@@ -260,6 +261,37 @@ py::list DeviceRows(const Trace& trace) {
     row["shared_memory_per_sm"] = device.shared_memory_per_sm;
     row["shared_memory_per_block"] = device.shared_memory_per_block;
     row["total_memory_bytes"] = device.total_memory_bytes;
+    rows.append(row);
+  }
+  return rows;
+}
+
+py::list MemoryRecordRows(const LoadedTrace& loaded) {
+  std::vector<MemoryRecordRow> records;
+  {
+    py::gil_scoped_release release;
+    records = ListMemoryRecords(loaded.linked());
+  }
+  const Trace& trace = loaded.trace();
+  auto optional = [](const std::optional<int64_t>& v) {
+    return v ? py::object(py::int_(*v)) : py::object(py::none());
+  };
+  py::list rows;
+  for (const MemoryRecordRow& r : records) {
+    const Track& track = trace.tracks[r.track];
+    py::dict row;
+    row["ts_ns"] = r.ts_ns;
+    row["pid"] = track.pid;
+    row["tid"] = track.tid;
+    row["device"] = r.device_index ? py::object(py::int_(*r.device_index)) : py::object(py::none());
+    row["device_label"] = r.device;
+    row["device_type"] = r.device_type;
+    row["device_id"] = r.device_id;
+    row["address"] = r.address;
+    row["bytes"] = r.bytes;
+    row["total_allocated"] = optional(r.total_allocated);
+    row["total_reserved"] = optional(r.total_reserved);
+    row["op"] = r.op;
     rows.append(row);
   }
   return rows;

@@ -18,5 +18,6 @@ pybind11::dict MemcpyColumns(const LoadedTrace& loaded);           // copies and
 pybind11::dict RuntimeCallColumns(const LoadedTrace& loaded);      // runtime, driver, sync calls
 pybind11::dict SliceColumns(const LoadedTrace& loaded, bool ops);  // ops, or the other slices
 pybind11::list DeviceRows(const Trace& trace);                     // one dict per device
+pybind11::list MemoryRecordRows(const LoadedTrace& loaded);        // one dict per [memory] record
 
 }  // namespace tensormorph::python

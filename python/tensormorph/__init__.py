@@ -15,13 +15,14 @@ from ._analyses import (baseline, collectives, compare, critical_path, diff, fin
 from . import _native, fleet
 from ._errors import TraceError, TraceWarning
 from ._results import Result, Timeline
+from ._snapshot import Snapshot, SnapshotError, load_snapshot
 from ._tables import Job, Trace, load, load_job
 
 __version__ = _native.version.split()[-1]
 
 __all__ = [
-    "Job", "Result", "Timeline", "Trace", "TraceError", "TraceWarning", "baseline", "collectives",
-    "compare", "critical_path", "diff", "findings", "kernels", "load", "load_job", "memory",
-    "occupancy",
-    "ops", "predict", "report", "roofline", "timeline",
+    "Job", "Result", "Snapshot", "SnapshotError", "Timeline", "Trace", "TraceError",
+    "TraceWarning", "baseline", "collectives", "compare", "critical_path", "diff", "findings",
+    "kernels", "load", "load_job", "load_snapshot", "memory", "occupancy", "ops", "predict",
+    "report", "roofline", "timeline",
 ]

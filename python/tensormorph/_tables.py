@@ -13,6 +13,7 @@ import pandas as pd
 
 from . import _native
 from ._errors import TraceWarning
+from ._results import frame_of
 
 
 def _frame(columns):
@@ -30,7 +31,7 @@ class Trace:
     """One trace file, read by the importer its content calls for.
 
     The tables are DataFrames, built on first use and kept: ``kernels``, ``ops``,
-    ``runtime_calls``, ``memcpys``, ``annotations`` and ``devices``. Times are integer
+    ``runtime_calls``, ``memcpys``, ``annotations``, ``memory`` and ``devices``. Times are integer
     nanoseconds; ``device`` indexes ``devices``.
     """
 
@@ -79,6 +80,16 @@ class Trace:
         """The other host ranges: user annotations (record_function, ProfilerStep#N), their GPU
         mirrors and Python functions, with kind saying which."""
         return _frame(self._native.slice_columns(ops=False))
+
+    @functools.cached_property
+    def memory(self):
+        """One row per allocator record (Kineto's ``[memory]`` instants, Nsight Systems' memory
+        usage events, rocpd's allocations; docs/memory.md) in time order: ts_ns, pid, tid, device
+        (index into ``devices``; <NA> for host memory), device_label, device_type and device_id
+        (as the record wrote them), address, bytes (negative on free), total_allocated and
+        total_reserved (the allocator's totals after it; <NA> where not recorded), op (the
+        innermost op open on the thread)."""
+        return frame_of(self._native.memory_records())
 
     @functools.cached_property
     def devices(self):

@@ -224,7 +224,39 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
   }
 }
 
+std::string OpOf(const LinkedTrace& linked, const MemoryRecord& r) {
+  const Trace& trace = linked.trace();
+  const uint32_t op = EnclosingSlice(trace, linked.links(), r.track, r.ts_ns, SliceKind::kOp);
+  return op == kNoRow ? "(no op)" : std::string(trace.str(trace.slices[op].name));
+}
+
 }  // namespace
+
+std::vector<MemoryRecordRow> ListMemoryRecords(const LinkedTrace& linked) {
+  const Trace& trace = linked.trace();
+  const MemoryRecords records = ReadMemoryRecords(trace);
+  std::vector<MemoryRecordRow> out;
+  if (records.rows.empty()) return out;
+  linked.Prepare({LinkedPart::kLinks});
+  const RecordDevices devices(trace, records.rows);
+  out.reserve(records.rows.size());
+  for (const MemoryRecord& r : records.rows) {
+    MemoryRecordRow row;
+    row.ts_ns = r.ts_ns;
+    row.track = r.track;
+    row.device_index = devices.Of(r);
+    row.device = LabelOf(trace, r, row.device_index);
+    row.device_type = r.device_type;
+    row.device_id = r.device_id;
+    row.address = r.address;
+    row.bytes = r.bytes;
+    row.total_allocated = r.total_allocated;
+    row.total_reserved = r.total_reserved;
+    row.op = OpOf(linked, r);
+    out.push_back(std::move(row));
+  }
+  return out;
+}
 
 MemoryResult AnalyzeMemory(const std::vector<const LinkedTrace*>& inputs,
                            const MemoryQuery& query) {
@@ -252,9 +284,7 @@ MemoryResult AnalyzeMemory(const std::vector<const LinkedTrace*>& inputs,
         d.label = LabelOf(trace, r, device);
       }
       d.rows.push_back(&r);
-      if (query.peaks_only) continue;
-      const uint32_t op = EnclosingSlice(trace, linked.links(), r.track, r.ts_ns, SliceKind::kOp);
-      d.ops.push_back(op == kNoRow ? "(no op)" : std::string(trace.str(trace.slices[op].name)));
+      if (!query.peaks_only) d.ops.push_back(OpOf(linked, r));
     }
     for (const auto& [key, d] : by_device) {
       DeviceMemory memory;

@@ -96,6 +96,23 @@ inline std::optional<int64_t> ReservedBeyondPeakAllocated(const DeviceMemory& d)
   return *d.peak_reserved_bytes - d.peak_allocated_bytes;
 }
 
+// One allocator record as the input holds it (Python's Trace.memory), with the device and op it
+// was given by AnalyzeMemory's rules.
+struct MemoryRecordRow {
+  int64_t ts_ns = 0;
+  uint32_t track = 0;
+  std::string device;                      // as DeviceMemory::device
+  std::optional<uint32_t> device_index;    // into Trace::devices
+  int64_t device_type = 0, device_id = 0;  // as the record wrote them
+  uint64_t address = 0;
+  int64_t bytes = 0;  // negative on free
+  std::optional<int64_t> total_allocated, total_reserved;
+  std::string op;
+};
+
+// Every readable record of one input, in time order (ties as the input wrote them).
+std::vector<MemoryRecordRow> ListMemoryRecords(const LinkedTrace& linked);
+
 MemoryResult AnalyzeMemory(const std::vector<const LinkedTrace*>& inputs, const MemoryQuery& query);
 
 }  // namespace tensormorph
