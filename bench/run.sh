@@ -88,8 +88,8 @@ fi
 # of each command over the rounds is kept.
 report_html=$out/report_${mb}mb.html
 # `compare` reads two traces (the same one twice): it is measured against `kernels` on both.
-command_labels=(kernels info ops timeline findings roofline occupancy "baseline save" report predict
-  "kernels (2 inputs)" compare)
+command_labels=(kernels info ops timeline findings roofline occupancy memory "baseline save" report
+  predict "kernels (2 inputs)" compare)
 command_args() {
   case $1 in
     "kernels (2 inputs)") args=(kernels --quiet --format json "$trace" "$trace") ;;
@@ -130,6 +130,9 @@ done
   echo "|---|---:|---:|---:|---:|"
   printf '%s\n' "${command_rows[@]}"
 } | tee -a "$out/results.md"
+
+# `memory` on a trace with allocator records, with its own table (TM_BENCH_MEMORY_MB=0 skips it).
+bench/run_memory.sh
 
 # The Nsight Systems SQLite import benchmark, with its own table (TM_BENCH_NSYS_MB=0 skips it).
 bench/run_nsys.sh

@@ -521,5 +521,61 @@ TEST(MemoryFindings, FragmentationWhereReservedExceedsTheAllocatedPeak) {
   }
 }
 
+// compare and predict say whether the workload's peak fits each device: the peak is the replay
+// of the raw records' GPU group (as above), a side's device capacity the trace's totalGlobalMem,
+// a target's the database figure or, for a device given with --device-spec (1 GiB, written
+// here), that figure; fits = peak <= capacity.
+TEST(MemoryFit, CompareAndPredictSayWhetherThePeakFits) {
+  std::vector<int64_t> peaks, capacities;
+  for (const char* name : {kTraces[0], kTraces[1]}) {
+    std::string error;
+    const json raw = tensormorph::testing::ReadTraceExact(kKineto / name, &error);
+    ASSERT_TRUE(error.empty()) << error;
+    int64_t peak = -1;
+    for (const auto& [key, rows] : ReadRecords(raw)) {
+      if (key.first != 0) peak = std::max(peak, Replay(key.first, rows).peak);
+    }
+    peaks.push_back(peak);
+    capacities.push_back(raw["deviceProperties"][0]["totalGlobalMem"].get<int64_t>());
+  }
+  auto r = RunTensormorph({"compare", "--format", "json", "--quiet",
+                           (kKineto / kTraces[0]).string(), (kKineto / kTraces[1]).string()});
+  ASSERT_EQ(r.exit_code, 0) << r.Describe();
+  const json compared = json::parse(r.out);
+  ASSERT_EQ(compared["sides"].size(), 2U);
+  for (size_t s = 0; s < 2; ++s) {
+    const json& memory = compared["sides"][s]["memory"];
+    EXPECT_EQ(memory["peak_allocated_bytes"], peaks[s]);
+    EXPECT_EQ(compared["sides"][s]["capacity_bytes"], capacities[s]);
+    ASSERT_EQ(memory["fits"].size(), 2U);
+    for (size_t on = 0; on < 2; ++on) {
+      EXPECT_EQ(memory["fits"][on]["capacity_bytes"], capacities[on]);
+      EXPECT_EQ(memory["fits"][on]["fits"], peaks[s] <= capacities[on]);
+    }
+  }
+
+  const fs::path spec =
+      fs::temp_directory_path() / ("tm_memory_fit_spec_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(spec) << R"({"schema": "tensormorph.device-spec/1", "devices": [
+      {"key": "tiny-gpu", "name": "Tiny GPU", "vendor": "ACME", "backend": "cuda",
+       "memory_bytes": {"gib": 1, "source": "written in the test"}}]})";
+  auto p = RunTensormorph({"predict", "--format", "json", "--quiet", "--device-spec", spec.string(),
+                           "--device", "mi300x,tiny-gpu", (kKineto / kTraces[0]).string()});
+  fs::remove(spec);
+  ASSERT_EQ(p.exit_code, 0) << p.Describe();
+  const json predicted = json::parse(p.out);
+  const json& memory = predicted["memory"];
+  EXPECT_EQ(memory["peak_allocated_bytes"], peaks[0]);
+  ASSERT_EQ(memory["fits"].size(), 2U);
+  EXPECT_EQ(memory["fits"][0]["device"], "mi300x");
+  EXPECT_EQ(memory["fits"][0]["capacity_bytes"], int64_t{192} << 30);
+  EXPECT_EQ(memory["fits"][0]["fits"], true);
+  EXPECT_EQ(memory["fits"][1]["capacity_bytes"], int64_t{1} << 30);
+  EXPECT_EQ(memory["fits"][1]["fits"], peaks[0] <= (int64_t{1} << 30));
+  EXPECT_EQ(memory["fits"][1]["fits"], false);  // the H100 Qwen run peaks near 2 GiB
+  EXPECT_NE(memory["text"].get<std::string>().find("not tiny-gpu (1 GiB)"), std::string::npos)
+      << memory["text"];
+}
+
 }  // namespace TM_UNITY_ID
 }  // namespace

@@ -8,6 +8,7 @@
 #include "report/columns.h"
 #include "report/csv.h"
 #include "report/json_output.h"
+#include "report/memory_report.h"
 #include "report/table.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/roofline.h"
@@ -120,21 +121,24 @@ Json SideJson(const CompareSide& side) {
     idle[GapCauseName(static_cast<GapCause>(c))] = {{"count", side.idle_by_cause[c].count},
                                                     {"total_ns", side.idle_by_cause[c].total_ns}};
   }
-  return {{"input", side.input},
-          {"label", side.label},
-          {"device", OrNull(side.device)},
-          {"kernels", side.kernels},
-          {"kernel_ns", side.kernel_ns},
-          {"transfer_ns", side.transfer_ns},
-          {"busy_ns", side.busy_ns},
-          {"span_ns", side.span_ns},
-          {"steps", side.steps},
-          {"host_step_ns", OrNull(side.host_step_ns)},
-          {"launch_p50_ns", OrNull(side.launch_p50_ns)},
-          {"idle_ns", side.idle_ns},
-          {"idle_by_cause", std::move(idle)},
-          {"matched_kernel_ns", side.matched_kernel_ns},
-          {"unmatched_kernel_ns", side.unmatched_kernel_ns}};
+  return {
+      {"input", side.input},
+      {"label", side.label},
+      {"device", OrNull(side.device)},
+      {"kernels", side.kernels},
+      {"kernel_ns", side.kernel_ns},
+      {"transfer_ns", side.transfer_ns},
+      {"busy_ns", side.busy_ns},
+      {"span_ns", side.span_ns},
+      {"steps", side.steps},
+      {"host_step_ns", OrNull(side.host_step_ns)},
+      {"launch_p50_ns", OrNull(side.launch_p50_ns)},
+      {"idle_ns", side.idle_ns},
+      {"idle_by_cause", std::move(idle)},
+      {"matched_kernel_ns", side.matched_kernel_ns},
+      {"unmatched_kernel_ns", side.unmatched_kernel_ns},
+      {"capacity_bytes", OrNull(side.capacity_bytes)},
+      {"memory", side.memory ? WorkloadMemoryJson(*side.memory, side.memory_fits) : Json(nullptr)}};
 }
 
 std::string Percent(int64_t part, int64_t whole) {
@@ -179,6 +183,12 @@ void RenderTable(std::ostream& out, const CompareResult& result) {
   header.Print(out);
   out << '\n';
   if (!result.verdict.empty()) out << result.verdict << '\n';
+  for (const CompareSide& side : sides) {
+    if (side.memory) {
+      out << "Memory: " << side.label << ' ' << DescribeMemoryFits(*side.memory, side.memory_fits)
+          << '\n';
+    }
+  }
   for (const std::string& warning : result.warnings) out << "No verdict: " << warning << '\n';
   out << '\n';
 

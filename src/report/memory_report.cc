@@ -173,4 +173,20 @@ void RenderMemory(std::ostream& out, const std::vector<const Trace*>& traces,
       });
 }
 
+Json WorkloadMemoryJson(const WorkloadMemory& memory, const std::vector<MemoryFit>& fits) {
+  Json rows = Json::array();
+  for (const MemoryFit& fit : fits) {
+    rows.push_back({{"device", fit.device},
+                    {"capacity_bytes", OrNull(fit.capacity_bytes)},
+                    {"fits", OrNull(fit.fits)},
+                    {"percent_of_capacity", OrNull(fit.percent_of_capacity)}});
+  }
+  return {{"peak_allocated_bytes", memory.peak_allocated_bytes},
+          {"peak_reserved_bytes", OrNull(memory.peak_reserved_bytes)},
+          {"basis", memory.basis},
+          {"device", memory.device},
+          {"fits", std::move(rows)},
+          {"text", DescribeMemoryFits(memory, fits)}};
+}
+
 }  // namespace tensormorph

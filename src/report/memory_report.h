@@ -6,12 +6,19 @@
 #include <ostream>
 #include <vector>
 
+#include "report/json_output.h"
 #include "report/output_format.h"
 #include "tensormorph/analysis/memory/memory.h"
+#include "tensormorph/analysis/memory/memory_fit.h"
 
 namespace tensormorph {
 
 void RenderMemory(std::ostream& out, const std::vector<const Trace*>& traces,
                   const MemoryResult& result, OutputFormat format);
+
+// A workload's peak and its fit on devices, as compare and predict write it in JSON:
+// {peak_allocated_bytes, peak_reserved_bytes, basis, device, fits: [{device, capacity_bytes, fits,
+// percent_of_capacity}], text}.
+Json WorkloadMemoryJson(const WorkloadMemory& memory, const std::vector<MemoryFit>& fits);
 
 }  // namespace tensormorph

@@ -6,6 +6,7 @@
 #include "report/columns.h"
 #include "report/csv.h"
 #include "report/json_output.h"
+#include "report/memory_report.h"
 #include "report/table.h"
 
 namespace tensormorph {
@@ -163,6 +164,11 @@ void RenderTable(std::ostream& out, const PredictResult& result,
     if (!t.unusable.empty()) out << ": " << t.unusable;
     out << '\n';
   }
+  if (result.memory) {
+    std::vector<MemoryFit> fits;
+    for (const PredictTargetInfo& t : result.targets) fits.push_back(t.memory);
+    out << "Memory: " << DescribeMemoryFits(*result.memory, fits) << '\n';
+  }
   out << '\n';
 
   TextTable totals;
@@ -280,6 +286,12 @@ Json PredictJson(const Trace& trace, const PredictResult& result,
   for (size_t t = 0; t < result.totals.size(); ++t) {
     totals.push_back(TotalJson(result.targets[t], result.totals[t]));
   }
+  Json memory = nullptr;
+  if (result.memory) {
+    std::vector<MemoryFit> fits;
+    for (const PredictTargetInfo& t : result.targets) fits.push_back(t.memory);
+    memory = WorkloadMemoryJson(*result.memory, fits);
+  }
   return {{"schema", "tensormorph.predict/1"},
           {"inputs", DescribeInputs({&trace})},
           {"source_device",
@@ -292,7 +304,8 @@ Json PredictJson(const Trace& trace, const PredictResult& result,
           {"rows", std::move(rows)},
           {"categories", std::move(categories)},
           {"totals", std::move(totals)},
-          {"evaluation", evaluation ? EvaluationJson(*evaluation) : Json(nullptr)}};
+          {"evaluation", evaluation ? EvaluationJson(*evaluation) : Json(nullptr)},
+          {"memory", std::move(memory)}};
 }
 
 void RenderPredict(std::ostream& out, const Trace& trace, const PredictResult& result,

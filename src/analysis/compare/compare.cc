@@ -16,6 +16,7 @@
 #include "analysis/ranking.h"
 #include "analysis/roofline_ops.h"
 #include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/memory/memory_fit.h"
 #include "tensormorph/model/op_inputs.h"
 
 namespace tensormorph {
@@ -87,7 +88,7 @@ std::string GroupKey(CompareBy by, const MatchKey& key) {
 
 // A side's figures from the trace alone and its timeline (no alignment): computed beside the
 // alignment, then merged into the side's totals (MergeHeader).
-CompareSide SideHeader(const LinkedTrace& linked) {
+CompareSide SideHeader(const LinkedTrace& linked, const std::vector<DeviceSpec>& devices) {
   CompareSide header;
   CompareSide* out = &header;
   const Trace& trace = linked.trace();
@@ -117,6 +118,7 @@ CompareSide SideHeader(const LinkedTrace& linked) {
     if (device.kernel_ns > busiest) {
       busiest = device.kernel_ns;
       out->device = device.label;
+      out->capacity_bytes = TraceDeviceCapacity(trace, device.device, devices);
       if (device.launch.count > 0) {
         out->launch_p50_ns = device.launch.p50_ns;
       } else {
@@ -124,6 +126,7 @@ CompareSide SideHeader(const LinkedTrace& linked) {
       }
     }
   }
+  out->memory = WorkloadPeak(linked, devices);
   return header;
 }
 
@@ -136,6 +139,18 @@ void MergeHeader(CompareSide header, CompareSide* side) {
   side->launch_p50_ns = header.launch_p50_ns;
   side->idle_ns = header.idle_ns;
   side->idle_by_cause = header.idle_by_cause;
+  side->memory = std::move(header.memory);
+  side->capacity_bytes = header.capacity_bytes;
+}
+
+// Each side's peak memory on every side's device (the busiest one's capacity).
+void FitMemoryOnSides(std::vector<CompareSide>* sides) {
+  for (CompareSide& side : *sides) {
+    if (!side.memory) continue;
+    for (const CompareSide& on : *sides) {
+      side.memory_fits.push_back(FitMemory(*side.memory, on.label, on.capacity_bytes));
+    }
+  }
 }
 
 class Comparer {
@@ -537,7 +552,9 @@ CompareResult Comparer::Run() {
   std::vector<std::future<CompareSide>> headers;
   if (query_.side_headers) {
     for (const LinkedTrace* linked : sides_) {
-      headers.push_back(std::async(policy, [linked] { return SideHeader(*linked); }));
+      headers.push_back(std::async(policy, [this, linked] {
+        return SideHeader(*linked, query_.devices ? *query_.devices : BuiltInDevices());
+      }));
     }
   }
   std::vector<SideOps> ops;
@@ -574,6 +591,7 @@ CompareResult Comparer::Run() {
   }
   result.keys_include_stack = with_stack_;
   result.keys_are_nodes = with_nodes_;
+  FitMemoryOnSides(&side_totals_);
   result.verdict = Verdict(side_totals_, query_.by, &result.warnings);
   result.sides = std::move(side_totals_);
   return result;

@@ -10,6 +10,7 @@
 
 #include "analysis/common/saturating.h"
 #include "analysis/memory/memory_records.h"
+#include "tensormorph/analysis/memory/memory_fit.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/link/work_links.h"
 
@@ -90,8 +91,8 @@ void SetCapacity(const Trace& trace, std::optional<uint32_t> index,
     out->capacity_bytes = device.total_memory_bytes;
     out->capacity_source = "trace";
   } else if (const DeviceMatch match = MatchTraceDevice(devices, device); match.matched()) {
-    if (const std::optional<Figure>& memory = match.spec->Get(Metric::kMemoryBytes)) {
-      out->capacity_bytes = static_cast<int64_t>(memory->value / match.spec->devices_per_package);
+    if (const std::optional<int64_t> capacity = SpecCapacity(*match.spec)) {
+      out->capacity_bytes = capacity;
       out->capacity_source = "device database: " + match.spec->key;
     }
   }

@@ -200,11 +200,13 @@ PredictResult PredictRows(const CompareResult& compared, size_t side, const Link
     result.source_match = "the trace has no kernels";
   }
 
+  result.memory = WorkloadPeak(linked, devices);
   std::vector<Target> targets;
   for (const DeviceSpec* spec : query.targets) {
     Target t{spec, DeviceFamily(*spec), nullptr};
     t.calibration = calibration.Family(t.family);
-    PredictTargetInfo info{spec->key, spec->name, t.family, ""};
+    PredictTargetInfo info{spec->key, spec->name, t.family, "", {}};
+    if (result.memory) info.memory = FitMemory(*result.memory, spec->key, SpecCapacity(*spec));
     const bool any_ratio = std::any_of(
         calibration.ratios.begin(), calibration.ratios.end(),
         [&](const CategoryRatio& r) { return r.from == result.source_family && r.to == t.family; });

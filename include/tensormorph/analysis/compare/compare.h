@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "tensormorph/analysis/compare/categories.h"
+#include "tensormorph/analysis/memory/memory_fit.h"
 #include "tensormorph/analysis/roofline.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 #include "tensormorph/devices/device_db.h"
@@ -127,6 +128,12 @@ struct CompareSide {
   std::array<CauseTotal, kGapCauseCount> idle_by_cause{};
   std::array<int64_t, kWorkCategoryCount> category_ns{};
   std::array<uint64_t, kWorkCategoryCount> category_kernels{};
+  // Memory (analysis/memory/memory_fit.h): the side's peak, none without allocator records; the
+  // capacity of its busiest device (the one `device` names); and the peak's fit on every side's
+  // device, in side order (empty without a peak).
+  std::optional<WorkloadMemory> memory;
+  std::optional<int64_t> capacity_bytes;
+  std::vector<MemoryFit> memory_fits;
 };
 
 struct CompareResult {

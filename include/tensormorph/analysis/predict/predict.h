@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "tensormorph/analysis/compare/compare.h"
+#include "tensormorph/analysis/memory/memory_fit.h"
 #include "tensormorph/analysis/predict/calibration.h"
 #include "tensormorph/analysis/roofline.h"
 #include "tensormorph/model/status.h"
@@ -84,6 +85,7 @@ struct PredictCategory {
 struct PredictTargetInfo {
   std::string key, name, family;
   std::string unusable;  // why the target cannot be predicted at all (no figures); "" if usable
+  MemoryFit memory;      // the workload's peak on it (PredictResult::memory; memory_fit.h)
 };
 
 struct PredictResult {
@@ -96,6 +98,9 @@ struct PredictResult {
   size_t row_count_before_top = 0;
   std::vector<PredictCategory> categories;  // categories with measured time
   std::vector<PredictTargetTotal> totals;   // parallel to targets
+  // The trace's peak memory (memory_fit.h), none without allocator records: whether the workload
+  // fits each target is in PredictTargetInfo::memory.
+  std::optional<WorkloadMemory> memory;
 };
 
 // Predicts every row of side `side` of `compared` (CompareTraces of the trace alone, or with
