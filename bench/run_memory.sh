@@ -24,6 +24,7 @@ if ((mb == 0)); then
 fi
 trace=$out/memory_trace_${mb}mb.json
 tm=$build/tensormorph
+tools=$build/bench
 for bin in "$tm" "$build/bench/tm_gen_trace" "$build/bench/tm_measure"; do
   [[ -x $bin ]] || { echo "bench: $bin is missing; run make build" >&2; exit 1; }
 done

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the HTML report's browser test needs: Debian's chromium (and nodejs/npm when
-# node is absent), then playwright-core, pinned in tests/browser/package.json, into
+# node is absent), then playwright-core, and typescript and eslint for the report's script modules
+# (tests/browser/check_report_js.sh), pinned in tests/browser/package.json, into
 # tests/browser/node_modules (git-ignored). Safe to run repeatedly: it installs only what is missing.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -22,8 +23,9 @@ if [ ${#missing[@]} -ne 0 ]; then
 fi
 
 cd "$here/tests/browser"
-if [ ! -f node_modules/playwright-core/package.json ]; then
-  echo "setup_browser: installing playwright-core into tests/browser/node_modules" >&2
+if [ ! -f node_modules/playwright-core/package.json ] || [ ! -f node_modules/typescript/package.json ] ||
+  [ ! -f node_modules/eslint/package.json ]; then
+  echo "setup_browser: installing playwright-core, typescript and eslint into tests/browser/node_modules" >&2
   if [ -f package-lock.json ]; then
     npm ci --no-audit --no-fund --silent
   else

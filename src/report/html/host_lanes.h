@@ -2,7 +2,7 @@
 // annotations, Python functions or runtime/driver calls; the page draws an input's host lanes
 // above its device lanes, boxes nested by depth.
 //
-// Invariants the page's script relies on (assets/report.js), besides timeline_lanes.h's:
+// Invariants the page's script relies on (assets/js/timeline.js), besides timeline_lanes.h's:
 //  - a lane's boxes are sorted by start, the longer first at equal starts; `s` start deltas from
 //    t0 (the first from 0; a host box may start before t0, so deltas may be negative), `d`
 //    durations, `n` indices into the timeline's `host_labels`, each [name index into `names`, kind

@@ -1,7 +1,7 @@
 // What the device and host lanes of the report's timeline share: the names table their boxes
 // index, and the level-of-detail pyramid drawn where raw boxes are too many or not embedded.
 //
-// Pyramid invariants (assets/report.js reads them): level i has buckets of bucket_ns[0] * 4^i
+// Pyramid invariants (assets/js/timeline.js reads them): level i has buckets of bucket_ns[0] * 4^i
 // starting at the timeline's t0 and covering [0, span]; per bucket `busy` is the covered fraction
 // in 0..255 (boxes of one row may overlap: capped at 255) and `dom` the key + 1 of the box with the
 // most time in it (0: empty), ties to the smaller key. The coarsest level has at most 64 buckets.

@@ -1,5 +1,5 @@
 // The HTML report's data: every analysis result the page shows, as one JSON document that the page
-// embeds (html_page.h) and its script renders (assets/report.js). A sink: it only reads results
+// embeds (html_page.h) and its script renders (assets/js/, joined by tools/join_js_modules.cc). A sink: it only reads results
 // that the analyses computed (DESIGN §1); schema "tensormorph.report/1", times in integer ns.
 #pragma once
 

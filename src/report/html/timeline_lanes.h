@@ -2,7 +2,7 @@
 // (memcpy, memset), each with a level-of-detail pyramid of time buckets and, up to a global
 // budget, the raw boxes; and the host threads' lanes (host_lanes.h).
 //
-// Invariants the page's script relies on (assets/report.js):
+// Invariants the page's script relies on (assets/js/timeline.js):
 //  - times are ns relative to `t0_ns` (the earliest kernel or copy start over all inputs; each
 //    input on its own clock);
 //  - a lane's boxes are sorted by start; `s` holds start deltas (first one from 0), `d` durations,
