@@ -143,19 +143,21 @@ void PrintTable(std::ostream& out, const std::vector<const Trace*>& traces,
 
 }  // namespace
 
+Json MemoryDocument(const std::vector<const Trace*>& traces, const MemoryResult& result) {
+  Json devices = Json::array();
+  for (const DeviceMemory& d : result.devices) devices.push_back(DeviceJson(d));
+  return {{"schema", "tensormorph.memory/1"},
+          {"inputs", DescribeInputs(traces)},
+          {"records", result.records},
+          {"skipped", result.skipped},
+          {"devices", std::move(devices)}};
+}
+
 void RenderMemory(std::ostream& out, const std::vector<const Trace*>& traces,
                   const MemoryResult& result, OutputFormat format) {
   RenderAs(
       format, [&] { PrintTable(out, traces, result); },
-      [&] {
-        Json devices = Json::array();
-        for (const DeviceMemory& d : result.devices) devices.push_back(DeviceJson(d));
-        WriteJson(out, {{"schema", "tensormorph.memory/1"},
-                        {"inputs", DescribeInputs(traces)},
-                        {"records", result.records},
-                        {"skipped", result.skipped},
-                        {"devices", std::move(devices)}});
-      },
+      [&] { WriteJson(out, MemoryDocument(traces, result)); },
       [&] {
         WriteCsvRow(out, {"input", "device", "basis", "records", "allocations", "frees",
                           "peak_allocated_bytes", "peak_allocated_ns", "peak_reserved_bytes",

@@ -13,6 +13,10 @@
 
 namespace tensormorph {
 
+// The JSON document (schema tensormorph.memory/1) that `memory --format json` writes and the
+// report embeds.
+Json MemoryDocument(const std::vector<const Trace*>& traces, const MemoryResult& result);
+
 void RenderMemory(std::ostream& out, const std::vector<const Trace*>& traces,
                   const MemoryResult& result, OutputFormat format);
 

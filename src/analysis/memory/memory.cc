@@ -10,8 +10,8 @@
 
 #include "analysis/common/saturating.h"
 #include "analysis/memory/memory_records.h"
-#include "tensormorph/analysis/memory/memory_fit.h"
 #include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/memory/memory_fit.h"
 #include "tensormorph/link/work_links.h"
 
 namespace tensormorph {
@@ -70,11 +70,31 @@ std::string LabelOf(const Trace& trace, const MemoryRecord& r, std::optional<uin
   return fmt::format("gpu:{} (device type {})", r.device_id, r.device_type);
 }
 
-std::vector<MemoryOpRow> Ranked(const std::map<std::string, MemoryOpRow>& by_op, size_t top,
+// An op by its name's id in the trace's strings; kNoOp for "(no op)".
+constexpr StringId kNoOp = UINT32_MAX;
+
+std::string OpName(const Trace& trace, StringId op) {
+  return op == kNoOp ? "(no op)" : std::string(trace.str(op));
+}
+
+struct OpCounts {
+  uint64_t allocations = 0;
+  int64_t bytes = 0;
+};
+
+void Count(std::unordered_map<StringId, OpCounts>* by_op, StringId op, int64_t bytes) {
+  OpCounts& c = (*by_op)[op];
+  ++c.allocations;
+  c.bytes = SaturatingAdd(c.bytes, bytes);
+}
+
+std::vector<MemoryOpRow> Ranked(const Trace& trace,
+                                const std::unordered_map<StringId, OpCounts>& by_op, size_t top,
                                 uint64_t* total_rows) {
   std::vector<MemoryOpRow> rows;
-  for (const auto& [op, row] : by_op) rows.push_back(row);
-  std::stable_sort(rows.begin(), rows.end(), [](const MemoryOpRow& a, const MemoryOpRow& b) {
+  rows.reserve(by_op.size());
+  for (const auto& [op, c] : by_op) rows.push_back({OpName(trace, op), c.allocations, c.bytes});
+  std::sort(rows.begin(), rows.end(), [](const MemoryOpRow& a, const MemoryOpRow& b) {
     return a.bytes != b.bytes ? a.bytes > b.bytes : a.op < b.op;
   });
   *total_rows = rows.size();
@@ -103,7 +123,7 @@ struct DeviceRecords {
   std::optional<uint32_t> device;
   std::string label;
   std::vector<const MemoryRecord*> rows;
-  std::vector<std::string> ops;
+  std::vector<StringId> ops;  // kNoOp: none
 };
 
 void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuery& query,
@@ -148,6 +168,12 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
     }
   }
   SetCapacity(trace, in.device, devices, out);
+  if (query.series) {
+    out->series.reserve(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      out->series.push_back({rows[i]->ts_ns, allocated[i], rows[i]->total_reserved});
+    }
+  }
   if (query.peaks_only) return;
 
   // Replay: what is alive at the peak, and every allocation's fate.
@@ -156,8 +182,13 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
     size_t record;
   };
   std::unordered_map<uint64_t, Alive> alive;
-  std::map<std::string, MemoryOpRow> by_op, at_peak;
-  std::vector<MemoryAllocation> allocations;
+  std::unordered_map<StringId, OpCounts> by_op, at_peak;
+  // Every allocation by record, the op as an id: names only for the largest, at the end.
+  struct Allocation {
+    size_t record;
+    std::optional<int64_t> freed_ns;
+  };
+  std::vector<Allocation> allocations;
   std::vector<size_t> allocation_of_record(rows.size(), SIZE_MAX);
   int64_t freed_from_before = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -165,11 +196,8 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
     if (r.bytes >= 0) {
       alive[r.address] = {r.bytes, i};
       allocation_of_record[i] = allocations.size();
-      allocations.push_back({r.ts_ns, r.bytes, r.address, in.ops[i], std::nullopt});
-      MemoryOpRow& row = by_op[in.ops[i]];
-      row.op = in.ops[i];
-      ++row.allocations;
-      row.bytes = SaturatingAdd(row.bytes, r.bytes);
+      allocations.push_back({i, std::nullopt});
+      Count(&by_op, in.ops[i], r.bytes);
     } else if (auto it = alive.find(r.address); it != alive.end()) {
       allocations[allocation_of_record[it->second.record]].freed_ns = r.ts_ns;
       alive.erase(it);
@@ -177,30 +205,29 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
       freed_from_before = SaturatingAdd(freed_from_before, -r.bytes);  // allocated before the trace
     }
     if (i == peak) {
-      for (const auto& [address, a] : alive) {
-        MemoryOpRow& row = at_peak[in.ops[a.record]];
-        row.op = in.ops[a.record];
-        ++row.allocations;
-        row.bytes = SaturatingAdd(row.bytes, a.bytes);
-      }
+      for (const auto& [address, a] : alive) Count(&at_peak, in.ops[a.record], a.bytes);
     }
   }
   out->alive_from_before_bytes = SaturatingAdd(out->allocated_before_bytes, -freed_from_before);
-  std::map<std::string, MemoryOpRow> at_end;
-  for (const auto& [address, a] : alive) {
-    MemoryOpRow& row = at_end[in.ops[a.record]];
-    row.op = in.ops[a.record];
-    ++row.allocations;
-    row.bytes = SaturatingAdd(row.bytes, a.bytes);
+  std::unordered_map<StringId, OpCounts> at_end;
+  for (const auto& [address, a] : alive) Count(&at_end, in.ops[a.record], a.bytes);
+  out->alive_at_end = Ranked(trace, at_end, query.top, &out->alive_at_end_ops);
+  out->at_peak = Ranked(trace, at_peak, query.top, &out->at_peak_ops);
+  out->by_op = Ranked(trace, by_op, query.top, &out->by_op_ops);
+  // The largest allocations, the earlier first among equal sizes.
+  auto larger = [&](const Allocation& a, const Allocation& b) {
+    return rows[a.record]->bytes != rows[b.record]->bytes
+               ? rows[a.record]->bytes > rows[b.record]->bytes
+               : a.record < b.record;
+  };
+  const size_t keep = query.top > 0 ? std::min(query.top, allocations.size()) : allocations.size();
+  std::partial_sort(allocations.begin(), allocations.begin() + static_cast<ptrdiff_t>(keep),
+                    allocations.end(), larger);
+  for (size_t k = 0; k < keep; ++k) {
+    const MemoryRecord& r = *rows[allocations[k].record];
+    out->largest.push_back({r.ts_ns, r.bytes, r.address,
+                            OpName(trace, in.ops[allocations[k].record]), allocations[k].freed_ns});
   }
-  out->alive_at_end = Ranked(at_end, query.top, &out->alive_at_end_ops);
-  out->at_peak = Ranked(at_peak, query.top, &out->at_peak_ops);
-  out->by_op = Ranked(by_op, query.top, &out->by_op_ops);
-  std::stable_sort(
-      allocations.begin(), allocations.end(),
-      [](const MemoryAllocation& a, const MemoryAllocation& b) { return a.bytes > b.bytes; });
-  if (query.top > 0 && allocations.size() > query.top) allocations.resize(query.top);
-  out->largest = std::move(allocations);
 
   // Steps: allocated just before each step began and when it ended.
   auto before = [&](int64_t t, bool inclusive) -> std::optional<size_t> {
@@ -225,17 +252,17 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
   }
 }
 
-std::string OpOf(const LinkedTrace& linked, const MemoryRecord& r) {
+StringId OpOf(const LinkedTrace& linked, const MemoryRecord& r) {
   const Trace& trace = linked.trace();
   const uint32_t op = EnclosingSlice(trace, linked.links(), r.track, r.ts_ns, SliceKind::kOp);
-  return op == kNoRow ? "(no op)" : std::string(trace.str(trace.slices[op].name));
+  return op == kNoRow ? kNoOp : trace.slices[op].name;
 }
 
 }  // namespace
 
 std::vector<MemoryRecordRow> ListMemoryRecords(const LinkedTrace& linked) {
   const Trace& trace = linked.trace();
-  const MemoryRecords records = ReadMemoryRecords(trace);
+  const MemoryRecords records = ReadMemoryRecords(trace, linked.concurrent());
   std::vector<MemoryRecordRow> out;
   if (records.rows.empty()) return out;
   linked.Prepare({LinkedPart::kLinks});
@@ -253,7 +280,7 @@ std::vector<MemoryRecordRow> ListMemoryRecords(const LinkedTrace& linked) {
     row.bytes = r.bytes;
     row.total_allocated = r.total_allocated;
     row.total_reserved = r.total_reserved;
-    row.op = OpOf(linked, r);
+    row.op = OpName(trace, OpOf(linked, r));
     out.push_back(std::move(row));
   }
   return out;
@@ -266,7 +293,7 @@ MemoryResult AnalyzeMemory(const std::vector<const LinkedTrace*>& inputs,
   for (size_t input = 0; input < inputs.size(); ++input) {
     const LinkedTrace& linked = *inputs[input];
     const Trace& trace = linked.trace();
-    const MemoryRecords records = ReadMemoryRecords(trace);
+    const MemoryRecords records = ReadMemoryRecords(trace, linked.concurrent());
     result.records += records.rows.size() + records.skipped;
     result.skipped += records.skipped;
     if (records.rows.empty()) continue;

@@ -29,6 +29,7 @@ struct MemoryRecords {
 // True for the instants that are allocator records.
 bool IsMemoryRecord(const Trace& trace, const Instant& instant);
 
-MemoryRecords ReadMemoryRecords(const Trace& trace);
+// `concurrent`: parse on every core (LinkedTrace::concurrent()); the rows are the same either way.
+MemoryRecords ReadMemoryRecords(const Trace& trace, bool concurrent);
 
 }  // namespace tensormorph

@@ -8,6 +8,7 @@
 #include "tensormorph/analysis/findings/findings.h"
 #include "tensormorph/analysis/job/job.h"
 #include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/memory/memory.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
 #include "tensormorph/analysis/ops/ops.h"
 #include "tensormorph/analysis/predict/op_predictions.h"
@@ -94,6 +95,12 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
         path_options.collectives = &*collectives;
         return AnalyzeCriticalPath(inputs, job, path_options);
       });
+  std::future<MemoryResult> memory_task = std::async(policy, [&] {
+    MemoryQuery query;
+    query.devices = &devices;
+    query.series = true;
+    return AnalyzeMemory(inputs, query);
+  });
   const KernelSummary kernels = SummarizeKernels(inputs, KernelQuery{});
   const TimelineResult timeline = timeline_task.get();
   const OpsAndPredictions ops = ops_task.get();
@@ -114,6 +121,8 @@ std::string RenderReport(const std::vector<const LinkedTrace*>& inputs, const Re
   const std::optional<CriticalPathResult> critical_path = path_task.get();
   data.collectives = collectives ? &*collectives : nullptr;
   data.critical_path = critical_path ? &*critical_path : nullptr;
+  const MemoryResult memory = memory_task.get();
+  data.memory = &memory;
   return RenderReportHtml(BuildReportModel(data, lanes_task.get()), options.title);
 }
 

@@ -17,9 +17,11 @@
 #include "report/critical_path_report.h"
 #include "report/diff_report.h"
 #include "report/findings_report.h"
+#include "report/html/memory_lanes.h"
 #include "report/json_output.h"
 #include "report/kernel_occupancy_report.h"
 #include "report/kernels_report.h"
+#include "report/memory_report.h"
 #include "report/ops_report.h"
 #include "report/roofline_report.h"
 #include "report/timeline_report.h"
@@ -384,6 +386,13 @@ Json BuildReportModel(const ReportData& data, Json timeline_lanes) {
   doc["diff"] = data.diff ? Diff(*data.diff) : Json(nullptr);
   // The document of `tensormorph compare --format json`, as it is.
   doc["compare"] = data.compare ? CompareJson(TracesOf(data.inputs), *data.compare) : Json(nullptr);
+  // The document of `tensormorph memory --format json`, with each device's series for its lane.
+  if (data.memory) {
+    doc["memory"] = MemoryDocument(TracesOf(data.inputs), *data.memory);
+    doc["memory"]["lanes"] = MemoryLanes(*data.memory, doc["timeline"]["t0_ns"].get<int64_t>());
+  } else {
+    doc["memory"] = nullptr;
+  }
   doc["job"] = data.collectives && data.critical_path
                    ? Job(data, doc["timeline"]["t0_ns"].get<int64_t>())
                    : Json(nullptr);

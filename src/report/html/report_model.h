@@ -1,6 +1,7 @@
 // The HTML report's data: every analysis result the page shows, as one JSON document that the page
-// embeds (html_page.h) and its script renders (assets/js/, joined by tools/join_js_modules.cc). A sink: it only reads results
-// that the analyses computed (DESIGN §1); schema "tensormorph.report/1", times in integer ns.
+// embeds (html_page.h) and its script renders (assets/js/, joined by tools/join_js_modules.cc). A
+// sink: it only reads results that the analyses computed (DESIGN §1); schema
+// "tensormorph.report/1", times in integer ns.
 #pragma once
 
 #include <optional>
@@ -14,6 +15,7 @@
 #include "tensormorph/analysis/job/collectives.h"
 #include "tensormorph/analysis/job/critical_path.h"
 #include "tensormorph/analysis/kernels.h"
+#include "tensormorph/analysis/memory/memory.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
 #include "tensormorph/analysis/ops/ops.h"
 #include "tensormorph/analysis/predict/op_predictions.h"
@@ -46,6 +48,8 @@ struct ReportData {
   // AnalyzeCollectives and AnalyzeCriticalPath with default options over DescribeJob's layout.
   const CollectivesResult* collectives = nullptr;
   const CriticalPathResult* critical_path = nullptr;
+  // AnalyzeMemory with its series (the Memory section and the timeline's memory lanes).
+  const MemoryResult* memory = nullptr;
 };
 
 // `timeline_lanes`: BuildTimelineLanes over the same inputs and occupancy (built beside the

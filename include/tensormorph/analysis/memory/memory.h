@@ -34,6 +34,15 @@ struct MemoryQuery {
   // Only the peaks, totals and capacity: no ops, tables or steps (what compare and predict need to
   // say whether the workload fits another device).
   bool peaks_only = false;
+  // Keep allocated (and reserved) after every record in DeviceMemory::series (the report's lane).
+  bool series = false;
+};
+
+// Memory after one record (MemoryQuery::series).
+struct MemorySample {
+  int64_t ts_ns = 0;
+  int64_t allocated_bytes = 0;
+  std::optional<int64_t> reserved_bytes;
 };
 
 struct MemoryOpRow {
@@ -79,6 +88,7 @@ struct DeviceMemory {
   uint64_t by_op_ops = 0;
   std::vector<MemoryAllocation> largest;
   std::vector<MemoryStep> steps;
+  std::vector<MemorySample> series;  // with MemoryQuery::series: after each record, in time order
 };
 
 struct MemoryResult {
