@@ -292,6 +292,7 @@ py::list MemoryRecordRows(const LoadedTrace& loaded) {
     row["total_allocated"] = optional(r.total_allocated);
     row["total_reserved"] = optional(r.total_reserved);
     row["op"] = r.op;
+    row["module"] = r.module.empty() ? py::object(py::none()) : py::object(py::str(r.module));
     rows.append(row);
   }
   return rows;

@@ -88,7 +88,8 @@ class Trace:
         (index into ``devices``; <NA> for host memory), device_label, device_type and device_id
         (as the record wrote them), address, bytes (negative on free), total_allocated and
         total_reserved (the allocator's totals after it; <NA> where not recorded), op (the
-        innermost op open on the thread)."""
+        innermost op open on the thread) and module (its module path; None when the trace has
+        none)."""
         return frame_of(self._native.memory_records())
 
     @functools.cached_property

@@ -27,7 +27,8 @@ CommandRunner AddFindingsCommand(CLI::App* app) {
       "findings",
       "what to fix first: host gaps, synchronization, blocking copies, launch-bound kernels, ops "
       "below their roof, FP32 matmuls, low occupancy, exposed communication, stragglers, slow "
-      "copies, a dominant op, memory near capacity, memory growth, allocation churn; each with its "
+      "copies, a dominant op, memory near capacity, fragmentation, growth, allocation churn; each "
+      "with its "
       "estimated gain");
   AddCommonOptions(command, &options->common);
   command

@@ -23,8 +23,10 @@ CommandRunner AddMemoryCommand(CLI::App* app) {
   auto options = std::make_shared<MemoryCommandOptions>();
   CLI::App* command = app->add_subcommand(
       "memory",
-      "where the memory went, per device: peak allocated and reserved, what was alive at the "
-      "peak by op, allocations per op, the largest, memory per step, the device's capacity");
+      "where the memory went, per device (Kineto, Nsight Systems, rocpd; snapshots in Python): "
+      "peak allocated and reserved, what was alive at the peak by op and module, the largest, "
+      "memory per step, the capacity; a lane in the report; whether it fits another device in "
+      "`compare`/`predict`");
   AddCommonOptions(command, &options->common);
   command->add_option("--top", options->query.top, "rows per table (0 = all)")
       ->capture_default_str();

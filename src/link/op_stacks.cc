@@ -53,4 +53,22 @@ const std::string& OpStacks::PathOf(uint32_t slice) const {
   return path_of_.empty() ? paths_[0] : paths_[path_of_[slice]];
 }
 
+uint32_t LazyModulePaths::PathIndexOf(uint32_t slice) {
+  for (uint32_t p = links_.slice_parent[slice]; p != kNoRow; p = links_.slice_parent[p]) {
+    if (!PathElement(trace_, trace_.slices[p]).empty()) return PathOfElement(p);
+  }
+  return 0;
+}
+
+uint32_t LazyModulePaths::PathOfElement(uint32_t element) {
+  if (auto it = of_element_.find(element); it != of_element_.end()) return it->second;
+  const std::string& base = paths_[PathIndexOf(element)];
+  const std::string_view name = PathElement(trace_, trace_.slices[element]);
+  std::string path = base.empty() ? std::string(name) : base + " > " + std::string(name);
+  auto [it, added] = ids_.emplace(std::move(path), static_cast<uint32_t>(paths_.size()));
+  if (added) paths_.push_back(it->first);
+  of_element_.emplace(element, it->second);
+  return it->second;
+}
+
 }  // namespace tensormorph

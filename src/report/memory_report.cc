@@ -24,10 +24,18 @@ std::optional<double> PercentOfCapacity(const DeviceMemory& d) {
          static_cast<double>(*d.capacity_bytes);
 }
 
+// "Qwen2Model_0 > Qwen2MLP_23 > aten::mul": the op under its module path.
+std::string QualifiedOp(const MemoryOpRow& r) {
+  return r.module.empty() ? r.op : r.module + " > " + r.op;
+}
+
 Json OpRowsJson(const std::vector<MemoryOpRow>& rows) {
   Json out = Json::array();
   for (const MemoryOpRow& r : rows) {
-    out.push_back({{"op", r.op}, {"bytes", r.bytes}, {"allocations", r.allocations}});
+    out.push_back({{"op", r.op},
+                   {"module", OrNull(r.module)},
+                   {"bytes", r.bytes},
+                   {"allocations", r.allocations}});
   }
   return out;
 }
@@ -39,6 +47,7 @@ Json DeviceJson(const DeviceMemory& d) {
                        {"bytes", a.bytes},
                        {"address", a.address},
                        {"op", a.op},
+                       {"module", OrNull(a.module)},
                        {"freed_ns", OrNull(a.freed_ns)}});
   }
   Json steps = Json::array();
@@ -120,11 +129,13 @@ void PrintTable(std::ostream& out, const std::vector<const Trace*>& traces,
     }
     out << "  alive at the peak, by op:\n";
     for (const MemoryOpRow& r : d.at_peak) {
-      out << fmt::format("    {:>12}  {:>6} allocations  {}\n", Size(r.bytes), r.allocations, r.op);
+      out << fmt::format("    {:>12}  {:>6} allocations  {}\n", Size(r.bytes), r.allocations,
+                         QualifiedOp(r));
     }
     out << "  allocated, by op:\n";
     for (const MemoryOpRow& r : d.by_op) {
-      out << fmt::format("    {:>12}  {:>6} allocations  {}\n", Size(r.bytes), r.allocations, r.op);
+      out << fmt::format("    {:>12}  {:>6} allocations  {}\n", Size(r.bytes), r.allocations,
+                         QualifiedOp(r));
     }
     for (const MemoryStep& s : d.steps) {
       const int64_t growth = s.allocated_end_bytes - s.allocated_start_bytes;

@@ -792,6 +792,69 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
   await ctx.context.close();
 }
 
+// 9. Memory (the H100 Qwen inference, profiled with profile_memory=True): the Memory section's
+// devices and alive-at-the-peak rows are `memory --format json`'s; the timeline has a memory lane
+// under each such device, draws it, marks its peak where memory says, and a click on the lane
+// lists what was alive at the peak.
+{
+  const trace = path.join(root, 'examples/h100_qwen1.5-0.5b_inference.json.gz');
+  const file = report('memory', [trace]);
+  const ctx = await open(file);
+  const expected = runJson('memory', '--format', 'json', '--quiet', trace);
+  check(expected.devices.length > 0, `memory: memory --format json finds ${expected.devices.length} devices`);
+  check(await ctx.page.isVisible('#memory') && await ctx.page.isVisible('#nav-memory'), 'memory: the section and its link are shown');
+  const shown = await ctx.page.$$eval('#memory-devices tbody tr', (trs) => trs.map((tr) => ({
+    device: tr.dataset.name,
+    peak: Number(tr.querySelector('td[data-key="peak_allocated_bytes"]').dataset.value),
+    at: Number(tr.querySelector('td[data-key="peak_allocated_ns"]').dataset.value),
+    reserved: tr.querySelector('td[data-key="peak_reserved_bytes"]').dataset.value ?? null,
+  })));
+  const want = new Map(expected.devices.map((d) => [d.device, d]));
+  check(shown.length === expected.devices.length && shown.every((s) => want.has(s.device) && want.get(s.device).peak_allocated_bytes === s.peak &&
+      want.get(s.device).peak_allocated_ns === s.at && String(want.get(s.device).peak_reserved_bytes ?? null) === String(s.reserved)),
+    `memory: ${shown.length} devices, each with memory's peak allocated, its time and peak reserved (${shown.map((s) => s.peak).join(', ')})`);
+  const tables = await Promise.all(expected.devices.map((d, i) => ctx.page.$$eval(`#memory-at-peak-${i} tbody tr`,
+    (trs) => trs.map((tr) => [tr.dataset.name, Number(tr.querySelector('td[data-key="bytes"]').dataset.value)]))));
+  check(expected.devices.every((d, i) => d.at_peak.length === tables[i].length &&
+      d.at_peak.every((r) => tables[i].some(([op, bytes]) => op === r.op && bytes === r.bytes))),
+    `memory: each device's alive-at-the-peak table has memory's rows (${tables.map((t) => t.length).join(', ')})`);
+  // The lane: one per GPU device with records, drawn, its peak marker at memory's peak time.
+  const gpu = expected.devices.filter((d) => d.device_index !== null);
+  const lanes = await ctx.page.evaluate(() => ({ lanes: window.__tm.timeline.memoryLanes, drawn: window.__tm.timeline.stats.memoryDrawn,
+    t0: window.__tm.data.timeline.t0_ns }));
+  check(lanes.lanes.length === gpu.length && lanes.drawn > 0 &&
+      lanes.lanes.every((l) => gpu.some((d) => d.device === l.device && d.peak_allocated_ns - lanes.t0 === l.peak_ns)),
+    `memory: ${lanes.lanes.length} memory lanes (memory: ${gpu.length} GPU devices), ${lanes.drawn} steps drawn, peaks at memory's times`);
+  // Zoom to the peak and click it: the details list what was alive then, as memory says.
+  const lane = lanes.lanes[0], device = gpu.find((d) => d.device === lane.device);
+  await ctx.page.evaluate((t) => window.__tm.timeline.setView(t - 1e5, t + 1e5), lane.peak_ns);
+  // The lane sits below the host threads' rows: scroll it to the middle of the window.
+  await ctx.page.evaluate(() => {
+    const r = document.getElementById('tl-canvas').getBoundingClientRect();
+    window.scrollBy(0, r.top + window.__tm.timeline.memoryTops[0] - window.innerHeight / 2);
+  });
+  await frames(ctx.page);
+  const box = await ctx.page.locator('#tl-canvas').boundingBox();
+  const plotW = box.width - 270;
+  const { view, top } = await ctx.page.evaluate(() => ({ view: { ...window.__tm.timeline.view }, top: window.__tm.timeline.memoryTops[0] }));
+  const x = 260 + ((lane.peak_ns + 10 - view.v0) / (view.v1 - view.v0)) * plotW;
+  await ctx.page.mouse.move(box.x + x, box.y + top + 15);
+  const tip = await ctx.page.evaluate(() => { const t = document.getElementById('tl-tip'); return t.hidden ? '' : t.textContent; });
+  check(tip.includes('Allocated') && tip.includes('Peak'), `memory: hovering the lane shows the memory then (${tip.slice(0, 60)}…)`);
+  await ctx.page.mouse.down();
+  await ctx.page.mouse.up();
+  const sel = await ctx.page.evaluate(() => window.__tm.timeline.selected);
+  const listed = await ctx.page.$$eval('#tl-memory-at-peak tbody tr', (trs) => trs.map((tr) => tr.dataset.name));
+  check(sel && sel.kind === 'memory' && sel.allocated_bytes === device.peak_allocated_bytes && listed.length === device.at_peak.length &&
+      device.at_peak.every((r, i) => listed[i] === r.op),
+    `memory: a click at the peak shows ${sel && sel.allocated_bytes} bytes allocated (memory: ${device.peak_allocated_bytes}) and the ${listed.length} ops alive then`);
+  await ctx.page.locator('#timeline').screenshot({ path: path.join(out, 'memory-timeline.png') });
+  await ctx.page.locator('#memory').screenshot({ path: path.join(out, 'memory.png') });
+  await checkReadable(ctx.page, 'memory');
+  checkClean(ctx, 'memory');
+  await ctx.context.close();
+}
+
 await browser.close();
 console.log(failures ? `report_test: ${failures} check(s) failed` : 'report_test: all checks passed');
 console.log(`report_test: screenshots and reports in ${out}`);

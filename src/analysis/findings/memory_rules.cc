@@ -36,7 +36,7 @@ std::string LabelOf(const InputContext& ctx, const DeviceMemory& memory) {
 void AddTop(const std::vector<MemoryOpRow>& rows, size_t top, Finding* f) {
   for (size_t i = 0; i < rows.size() && i < top; ++i) {
     f->top.push_back(
-        {rows[i].op,
+        {rows[i].module.empty() ? rows[i].op : rows[i].module + " > " + rows[i].op,
          {{"bytes", rows[i].bytes}, {"allocations", static_cast<int64_t>(rows[i].allocations)}}});
   }
 }

@@ -10,6 +10,7 @@
 
 #include "analysis/common/saturating.h"
 #include "analysis/memory/memory_records.h"
+#include "link/op_stacks.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/memory/memory_fit.h"
 #include "tensormorph/link/work_links.h"
@@ -70,8 +71,17 @@ std::string LabelOf(const Trace& trace, const MemoryRecord& r, std::optional<uin
   return fmt::format("gpu:{} (device type {})", r.device_id, r.device_type);
 }
 
-// An op by its name's id in the trace's strings; kNoOp for "(no op)".
+// Where an allocation was made: its op's name as an id in the trace's strings (kNoOp for "(no
+// op)") and the module path around the op (LazyModulePaths' index; 0 for none).
 constexpr StringId kNoOp = UINT32_MAX;
+struct OpKey {
+  StringId op = kNoOp;
+  uint32_t module = 0;
+  bool operator==(const OpKey&) const = default;
+};
+struct OpKeyHash {
+  size_t operator()(const OpKey& k) const { return (uint64_t{k.op} << 32) ^ k.module; }
+};
 
 std::string OpName(const Trace& trace, StringId op) {
   return op == kNoOp ? "(no op)" : std::string(trace.str(op));
@@ -81,21 +91,24 @@ struct OpCounts {
   uint64_t allocations = 0;
   int64_t bytes = 0;
 };
+using OpTable = std::unordered_map<OpKey, OpCounts, OpKeyHash>;
 
-void Count(std::unordered_map<StringId, OpCounts>* by_op, StringId op, int64_t bytes) {
+void Count(OpTable* by_op, OpKey op, int64_t bytes) {
   OpCounts& c = (*by_op)[op];
   ++c.allocations;
   c.bytes = SaturatingAdd(c.bytes, bytes);
 }
 
-std::vector<MemoryOpRow> Ranked(const Trace& trace,
-                                const std::unordered_map<StringId, OpCounts>& by_op, size_t top,
-                                uint64_t* total_rows) {
+std::vector<MemoryOpRow> Ranked(const Trace& trace, const LazyModulePaths& paths,
+                                const OpTable& by_op, size_t top, uint64_t* total_rows) {
   std::vector<MemoryOpRow> rows;
   rows.reserve(by_op.size());
-  for (const auto& [op, c] : by_op) rows.push_back({OpName(trace, op), c.allocations, c.bytes});
+  for (const auto& [key, c] : by_op) {
+    rows.push_back({OpName(trace, key.op), paths.Path(key.module), c.allocations, c.bytes});
+  }
   std::sort(rows.begin(), rows.end(), [](const MemoryOpRow& a, const MemoryOpRow& b) {
-    return a.bytes != b.bytes ? a.bytes > b.bytes : a.op < b.op;
+    if (a.bytes != b.bytes) return a.bytes > b.bytes;
+    return a.op != b.op ? a.op < b.op : a.module < b.module;
   });
   *total_rows = rows.size();
   if (top > 0 && rows.size() > top) rows.resize(top);
@@ -123,11 +136,12 @@ struct DeviceRecords {
   std::optional<uint32_t> device;
   std::string label;
   std::vector<const MemoryRecord*> rows;
-  std::vector<StringId> ops;  // kNoOp: none
+  std::vector<OpKey> ops;
 };
 
-void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuery& query,
-            const std::vector<DeviceSpec>& devices, DeviceMemory* out) {
+// `paths`: the module paths of the records' ops; null with MemoryQuery::peaks_only.
+void Replay(const LinkedTrace& linked, const DeviceRecords& in, const LazyModulePaths* paths,
+            const MemoryQuery& query, const std::vector<DeviceSpec>& devices, DeviceMemory* out) {
   const Trace& trace = linked.trace();
   const std::vector<const MemoryRecord*>& rows = in.rows;
   const bool totals = std::all_of(rows.begin(), rows.end(), [](const MemoryRecord* r) {
@@ -182,7 +196,7 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
     size_t record;
   };
   std::unordered_map<uint64_t, Alive> alive;
-  std::unordered_map<StringId, OpCounts> by_op, at_peak;
+  OpTable by_op, at_peak;
   // Every allocation by record, the op as an id: names only for the largest, at the end.
   struct Allocation {
     size_t record;
@@ -209,11 +223,11 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
     }
   }
   out->alive_from_before_bytes = SaturatingAdd(out->allocated_before_bytes, -freed_from_before);
-  std::unordered_map<StringId, OpCounts> at_end;
+  OpTable at_end;
   for (const auto& [address, a] : alive) Count(&at_end, in.ops[a.record], a.bytes);
-  out->alive_at_end = Ranked(trace, at_end, query.top, &out->alive_at_end_ops);
-  out->at_peak = Ranked(trace, at_peak, query.top, &out->at_peak_ops);
-  out->by_op = Ranked(trace, by_op, query.top, &out->by_op_ops);
+  out->alive_at_end = Ranked(trace, *paths, at_end, query.top, &out->alive_at_end_ops);
+  out->at_peak = Ranked(trace, *paths, at_peak, query.top, &out->at_peak_ops);
+  out->by_op = Ranked(trace, *paths, by_op, query.top, &out->by_op_ops);
   // The largest allocations, the earlier first among equal sizes.
   auto larger = [&](const Allocation& a, const Allocation& b) {
     return rows[a.record]->bytes != rows[b.record]->bytes
@@ -225,8 +239,9 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
                     allocations.end(), larger);
   for (size_t k = 0; k < keep; ++k) {
     const MemoryRecord& r = *rows[allocations[k].record];
-    out->largest.push_back({r.ts_ns, r.bytes, r.address,
-                            OpName(trace, in.ops[allocations[k].record]), allocations[k].freed_ns});
+    out->largest.push_back(
+        {r.ts_ns, r.bytes, r.address, OpName(trace, in.ops[allocations[k].record].op),
+         paths->Path(in.ops[allocations[k].record].module), allocations[k].freed_ns});
   }
 
   // Steps: allocated just before each step began and when it ended.
@@ -252,10 +267,11 @@ void Replay(const LinkedTrace& linked, const DeviceRecords& in, const MemoryQuer
   }
 }
 
-StringId OpOf(const LinkedTrace& linked, const MemoryRecord& r) {
+OpKey OpOf(const LinkedTrace& linked, const MemoryRecord& r, LazyModulePaths* paths) {
   const Trace& trace = linked.trace();
   const uint32_t op = EnclosingSlice(trace, linked.links(), r.track, r.ts_ns, SliceKind::kOp);
-  return op == kNoRow ? kNoOp : trace.slices[op].name;
+  if (op == kNoRow) return {};
+  return {trace.slices[op].name, paths->PathIndexOf(op)};
 }
 
 }  // namespace
@@ -267,6 +283,7 @@ std::vector<MemoryRecordRow> ListMemoryRecords(const LinkedTrace& linked) {
   if (records.rows.empty()) return out;
   linked.Prepare({LinkedPart::kLinks});
   const RecordDevices devices(trace, records.rows);
+  LazyModulePaths paths(trace, linked.links());
   out.reserve(records.rows.size());
   for (const MemoryRecord& r : records.rows) {
     MemoryRecordRow row;
@@ -280,7 +297,9 @@ std::vector<MemoryRecordRow> ListMemoryRecords(const LinkedTrace& linked) {
     row.bytes = r.bytes;
     row.total_allocated = r.total_allocated;
     row.total_reserved = r.total_reserved;
-    row.op = OpName(trace, OpOf(linked, r));
+    const OpKey op = OpOf(linked, r, &paths);
+    row.op = OpName(trace, op.op);
+    row.module = paths.Path(op.module);
     out.push_back(std::move(row));
   }
   return out;
@@ -301,6 +320,8 @@ MemoryResult AnalyzeMemory(const std::vector<const LinkedTrace*>& inputs,
     // By device: GPUs in the trace's device order, then others, the host last.
     std::map<std::pair<int64_t, int64_t>, DeviceRecords> by_device;
     const RecordDevices record_devices(trace, records.rows);
+    std::optional<LazyModulePaths> paths;
+    if (!query.peaks_only) paths.emplace(trace, linked.links());
     for (const MemoryRecord& r : records.rows) {
       const std::optional<uint32_t> device = record_devices.Of(r);
       const int64_t order = device                            ? *device
@@ -312,14 +333,14 @@ MemoryResult AnalyzeMemory(const std::vector<const LinkedTrace*>& inputs,
         d.label = LabelOf(trace, r, device);
       }
       d.rows.push_back(&r);
-      if (!query.peaks_only) d.ops.push_back(OpOf(linked, r));
+      if (paths) d.ops.push_back(OpOf(linked, r, &*paths));
     }
     for (const auto& [key, d] : by_device) {
       DeviceMemory memory;
       memory.input = static_cast<int>(input);
       memory.device = d.label;
       memory.device_index = d.device;
-      Replay(linked, d, query, devices, &memory);
+      Replay(linked, d, paths ? &*paths : nullptr, query, devices, &memory);
       result.devices.push_back(std::move(memory));
     }
   }

@@ -15,7 +15,8 @@
 //    less its Bytes) counts less what the trace freed of it (frees of addresses it never saw
 //    allocated);
 //  - an allocation belongs to the innermost op open on the allocating thread at the record's time
-//    ("(no op)" when none).
+//    ("(no op)" when none) and to that op's module path (nn.Module frames and annotations around
+//    it, as `ops --by-stack` names them; "" when the trace has none): rows are per (op, module).
 #pragma once
 
 #include <cstdint>
@@ -47,6 +48,7 @@ struct MemorySample {
 
 struct MemoryOpRow {
   std::string op;
+  std::string module;  // the module path around the op ("Qwen2Model_0 > ..."), "" when none
   uint64_t allocations = 0;
   int64_t bytes = 0;
 };
@@ -55,7 +57,7 @@ struct MemoryAllocation {
   int64_t ts_ns = 0;
   int64_t bytes = 0;
   uint64_t address = 0;
-  std::string op;
+  std::string op, module;
   std::optional<int64_t> freed_ns;  // when the trace freed its address; none: alive at the end
 };
 
@@ -100,9 +102,14 @@ struct MemoryResult {
 // What the allocator reserved beyond the most that was ever allocated at once: the peak reserved
 // less the peak allocated (allocator totals only; none otherwise). Memory no set of live tensors
 // needed: blocks cached on other streams and the unusable remainders of split segments
-// (fragmentation), which a larger batch or another process cannot use.
+// (fragmentation), which a larger batch or another process cannot use. None too where the
+// reserved peak is below the allocated one: an allocator that does not count what it reserves
+// (PyTorch's CPU allocator writes Total Reserved 0).
 inline std::optional<int64_t> ReservedBeyondPeakAllocated(const DeviceMemory& d) {
-  if (!d.peak_reserved_bytes || d.basis != "allocator totals") return std::nullopt;
+  if (!d.peak_reserved_bytes || d.basis != "allocator totals" ||
+      *d.peak_reserved_bytes < d.peak_allocated_bytes) {
+    return std::nullopt;
+  }
   return *d.peak_reserved_bytes - d.peak_allocated_bytes;
 }
 
@@ -117,7 +124,7 @@ struct MemoryRecordRow {
   uint64_t address = 0;
   int64_t bytes = 0;  // negative on free
   std::optional<int64_t> total_allocated, total_reserved;
-  std::string op;
+  std::string op, module;
 };
 
 // Every readable record of one input, in time order (ties as the input wrote them).

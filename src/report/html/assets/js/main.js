@@ -7,6 +7,7 @@ import { renderRanks } from './ranks.js';
 import { renderCompute } from './compute.js';
 import { renderKernels } from './kernels.js';
 import { renderOccupancy } from './occupancy.js';
+import { renderMemory } from './memory.js';
 import { renderRoofline } from './roofline.js';
 import { renderDiff } from './diff.js';
 import { renderCompare } from './compare.js';
@@ -30,6 +31,7 @@ renderTimeline();
 timings.timeline_ms = performance.now();
 renderRoofline();
 renderOccupancy();
+renderMemory();
 renderDiff();
 renderCompare();
 document.querySelector('#ops-table tbody').addEventListener('click', (e) => {

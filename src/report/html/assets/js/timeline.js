@@ -5,6 +5,7 @@
 import { D, TM, kernelKey, kernelRowOf } from './page.js';
 import { colorOfName, el, fmtFrac, fmtInt, fmtNs, fmtPct } from './format.js';
 import { shownStepOf } from './ranks.js';
+import { MEMORY_ROW_H, decodeMemoryLanes, drawMemoryRow, memoryTipLines, showMemoryDetails } from './timeline_memory.js';
 
 // ---------- timeline ----------
 export function renderTimeline() {
@@ -124,8 +125,10 @@ export function renderTimeline() {
     for (let i = 0; i < n; i++) { t += g.s[i]; s[i] = t; len[i] = g.l[i]; maxLen = Math.max(maxLen, g.l[i]); }
     return { input: g.input, device_index: g.device_index, s, len, cause, maxLen };
   });
+  // Memory lanes (timeline_memory.js): per device with allocator records.
+  const memoryLanes = decodeMemoryLanes(D.memory, T.t0_ns || 0);
   // The rows drawn, top to bottom: per input its host threads, then per device its gap row (when
-  // it has gaps) and its stream lanes.
+  // it has gaps), its stream lanes and its memory lane.
   const rows = [];
   lanes.forEach((l, i) => {
     const prev = lanes[i - 1];
@@ -139,6 +142,15 @@ export function renderTimeline() {
       }
     }
     rows.push({ kind: 'lane', lane: l, label: l.label });
+    // After a device's last stream lane, its memory lane (allocator records).
+    const next = lanes[i + 1];
+    if (!next || next.input !== l.input || next.device_index !== l.device_index) {
+      for (const m of memoryLanes) {
+        if (m.input === l.input && m.deviceIndex === l.device_index) {
+          rows.push({ kind: 'memory', mem: m, label: (l.rank !== undefined ? `rank ${l.rank} · ` : '') + `${l.device.split(' ')[0]} · memory` });
+        }
+      }
+    }
   });
   // Steps per input (ProfilerStep#N, host time): boundaries across that input's rows.
   const stepsByInput = new Map();
@@ -148,8 +160,8 @@ export function renderTimeline() {
   }
   const gapColour = (c) => cv('--gap-' + T.gap_causes[c]);
   const LABEL_W = 260, RULER_H = 26, LANE_H = 22, LANE_GAP = 4, GAP_ROW_H = 10, HOST_ROW_H = 12;
-  const rowH = (r) => (r.kind === 'gaps' ? GAP_ROW_H : r.kind === 'host' ? r.host.depths * HOST_ROW_H + 2 : LANE_H);
-  const inputOf = (r) => (r.kind === 'lane' ? r.lane.input : r.kind === 'gaps' ? r.gaps.input : r.host.input);
+  const rowH = (r) => (r.kind === 'gaps' ? GAP_ROW_H : r.kind === 'host' ? r.host.depths * HOST_ROW_H + 2 : r.kind === 'memory' ? MEMORY_ROW_H : LANE_H);
+  const inputOf = (r) => (r.kind === 'lane' ? r.lane.input : r.kind === 'gaps' ? r.gaps.input : r.kind === 'memory' ? r.mem.input : r.host.input);
   let cssH = 0;
   function relayout() { // rows' tops and the canvas height, after a host lane's rows changed
     let yAt = RULER_H;
@@ -161,6 +173,7 @@ export function renderTimeline() {
     if (TM.timeline) {
       TM.timeline.laneTops = rows.filter((r) => r.kind === 'lane').map((r) => r.y);
       TM.timeline.hostTops = rows.filter((r) => r.kind === 'host').map((r) => r.y);
+      TM.timeline.memoryTops = rows.filter((r) => r.kind === 'memory').map((r) => r.y);
     }
   }
   relayout();
@@ -172,7 +185,10 @@ export function renderTimeline() {
   const stats = { mode: [], drawn: 0, frameMs: 0, frames: 0 };
   TM.timeline = { view, stats, lanes: lanes.length, laneTops: rows.filter((r) => r.kind === 'lane').map((r) => r.y), gapRows: rows.filter((r) => r.kind === 'gaps').length,
     hostLanes: hostLanes.length, hostTops: rows.filter((r) => r.kind === 'host').map((r) => r.y), hostRowH: HOST_ROW_H, labelW: LABEL_W,
-    steps: (T.steps || []).length, span_ns: T.span_ns };
+    steps: (T.steps || []).length, span_ns: T.span_ns,
+    memoryLanes: rows.filter((r) => r.kind === 'memory').map((r) => ({ device: r.mem.device.device, top: r.y, peak_ns: r.mem.peakT })),
+    memoryTops: rows.filter((r) => r.kind === 'memory').map((r) => r.y),
+    memoryRowH: MEMORY_ROW_H };
   let cssW = 0, dpr = 1, pending = false;
 
   const style = getComputedStyle(document.documentElement);
@@ -347,6 +363,7 @@ export function renderTimeline() {
     ctx.textAlign = 'left';
     ctx.fillText('time since the first device work', 6, RULER_H - 10);
     let drawn = 0;
+    stats.memoryDrawn = 0;
     stats.mode = [];
     stats.gapsDrawn = 0;
     stats.hostInWindow = new Array(hostKinds.length).fill(0); // per kind, boxes overlapping the window (drawn or merged into a pixel)
@@ -358,6 +375,11 @@ export function renderTimeline() {
       ctx.fillText(r.label, 6, y + (r.kind === 'gaps' ? 9 : r.kind === 'host' ? 11 : 14)); ctx.restore();
       if (r.kind === 'gaps') { drawGapRow(ctx, r); return; }
       if (r.kind === 'host') { drawHostRow(ctx, r, nsPerPx); return; }
+      if (r.kind === 'memory') {
+        stats.memoryDrawn = (stats.memoryDrawn || 0) + drawMemoryRow(ctx, r.mem, y, MEMORY_ROW_H, LABEL_W, plotW(), xOf, view.v0,
+          { laneBg: cv('--lane-bg'), allocated: cv('--memory-allocated'), reserved: cv('--memory-reserved'), peak: cv('--memory-peak') });
+        return;
+      }
       const l = r.lane;
       ctx.fillStyle = cv('--lane-bg'); ctx.fillRect(LABEL_W, y, plotW(), LANE_H);
       ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, y, plotW(), LANE_H); ctx.clip();
@@ -574,6 +596,11 @@ export function renderTimeline() {
     const row = rows.find((r) => r.kind !== 'gaps' && y >= r.y && y <= r.y + rowH(r));
     const t = tOf(x), slack = (view.v1 - view.v0) / plotW();
     let next = null;
+    if (row && x >= LABEL_W && row.kind === 'memory') {
+      select(null);
+      TM.timeline.selected = showMemoryDetails(details, row.mem, t);
+      return;
+    }
     if (row && x >= LABEL_W && row.kind === 'lane') {
       const range = t < rawEnd() ? rawRange(row.lane) : null;
       const i = range ? hitKernel(row.lane, t, slack, range) : -1;
@@ -827,6 +854,12 @@ export function renderTimeline() {
       lines.push(['Idle gap', fmtNs(gg.len[hit])], ['Cause', T.gap_causes[gg.cause[hit]].replace(/_/g, ' ')],
         ['Start', fmtNs(gg.s[hit])]);
       showLines(lines, x, y);
+      return;
+    }
+    if (row.kind === 'memory') {
+      const memoryLines = memoryTipLines(row.mem, t);
+      if (!memoryLines) { tip.hidden = true; return; }
+      showLines(memoryLines, x, y);
       return;
     }
     if (row.kind === 'host') {
