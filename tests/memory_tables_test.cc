@@ -17,6 +17,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -117,6 +118,66 @@ TEST(MemoryTables, NsightMemoryUsageEventsAreARunningSumPerDevice) {
   // The free of 0x7f0060000000 (never allocated in the capture) counts as allocated before it:
   // the running sum dips below zero, and the peak is still the largest sum.
   EXPECT_EQ(expected.at("gpu0").first, (1 << 30) + (1 << 28));
+}
+
+// cudaMallocAsync allocations carry their pool's size after the event: the device's reserved
+// memory is the sum of its pools' latest sizes, recomputed here from the rows in time order (the
+// rows are NOT real: two pools on device 1, a trim of one after a free, and a plain cudaMalloc).
+TEST(MemoryTables, NsightMemoryPoolSizesAreTheReservedTotal) {
+  const fs::path path = TempDir() / "h100_with_pools.sqlite";
+  fs::copy_file(fs::path(TM_SHARED_DATA) / "nvidia/nsys_sqlite/nsysai_h100_2gpu_1s_2026.2.sqlite",
+                path);
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
+  Db db(path.string(), Db::Mode::kWritable);
+  const int64_t t0 = db.Int("SELECT MIN(start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+  const int64_t pid = db.Int("SELECT globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1");
+  db.Exec(
+      "CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER NOT NULL, globalPid INTEGER NOT "
+      "NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, address INTEGER NOT NULL, pc "
+      "INTEGER NOT NULL, bytes INTEGER NOT NULL, memKind INTEGER NOT NULL, memoryOperationType "
+      "INTEGER NOT NULL, name TEXT, correlationId INTEGER, streamId INTEGER, "
+      "localMemoryPoolAddress INTEGER, localMemoryPoolReleaseThreshold INTEGER, "
+      "localMemoryPoolSize INTEGER, localMemoryPoolUtilizedSize INTEGER, "
+      "importedMemoryPoolAddress INTEGER, importedMemoryPoolProcessId INTEGER)");
+  constexpr int64_t kMib = 1 << 20;
+  // (time, address, bytes, operation, pool address or 0, pool size)
+  const int64_t rows[][6] = {{100, 0x7f1000000000, 256 * kMib, 0, 0x7f0f00000000, 1024 * kMib},
+                             {200, 0x7f2000000000, 512 * kMib, 0, 0x7f0e00000000, 2048 * kMib},
+                             {300, 0x7f1000000000, 256 * kMib, 1, 0x7f0f00000000, 512 * kMib},
+                             {400, 0x7f3000000000, 128 * kMib, 0, 0, 0}};
+  for (const auto& r : rows) {
+    const std::string pool = r[4] ? std::to_string(r[4]) : "NULL";
+    const std::string size = r[4] ? std::to_string(r[5]) : "NULL";
+    db.Exec(
+        "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, globalPid, deviceId, contextId, "
+        "address, pc, bytes, memKind, memoryOperationType, localMemoryPoolAddress, "
+        "localMemoryPoolSize) VALUES (" +
+        std::to_string(t0 + r[0]) + ", " + std::to_string(pid) + ", 1, 1, " + std::to_string(r[1]) +
+        ", 0, " + std::to_string(r[2]) + ", 2, " + std::to_string(r[3]) + ", " + pool + ", " +
+        size + ")");
+  }
+  // The reserved total after each row: the latest size of every pool seen so far, summed.
+  std::map<int64_t, int64_t> pools;
+  int64_t peak_reserved = 0, running = 0, peak_allocated = 0;
+  db.Query(
+      "SELECT localMemoryPoolAddress, localMemoryPoolSize, bytes, memoryOperationType FROM "
+      "CUDA_GPU_MEMORY_USAGE_EVENTS ORDER BY start",
+      [&](sqlite3_stmt* st) {
+        if (sqlite3_column_type(st, 0) != SQLITE_NULL) {
+          pools[sqlite3_column_int64(st, 0)] = sqlite3_column_int64(st, 1);
+        }
+        int64_t reserved = 0;
+        for (const auto& [address, size] : pools) reserved += size;
+        peak_reserved = std::max(peak_reserved, reserved);
+        running += (sqlite3_column_int64(st, 3) == 0 ? 1 : -1) * sqlite3_column_int64(st, 2);
+        peak_allocated = std::max(peak_allocated, running);
+      });
+  EXPECT_EQ(peak_reserved, 3072 * kMib);  // both pools at their largest, at 200
+  const json doc = Memory(path.string());
+  ASSERT_EQ(doc["devices"].size(), 1U) << doc.dump();
+  EXPECT_EQ(doc["devices"][0]["peak_allocated_bytes"], peak_allocated);
+  EXPECT_EQ(doc["devices"][0]["peak_reserved_bytes"], peak_reserved);
+  EXPECT_EQ(doc["devices"][0]["basis"], "running sum");
 }
 
 TEST(MemoryTables, RocpdAllocationsPairFreesWithTheirAllocation) {

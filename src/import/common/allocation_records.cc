@@ -2,17 +2,21 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 namespace tensormorph {
 
 void AllocationRecordWriter::Allocate(int64_t ts_ns, uint32_t track, int64_t process,
-                                      RecordDevice device, uint64_t address, int64_t bytes) {
+                                      RecordDevice device, uint64_t address, int64_t bytes,
+                                      std::optional<int64_t> total_reserved) {
   alive_[{process, address}] = {device, bytes};
-  Write(ts_ns, track, device, address, bytes);
+  Write(ts_ns, track, device, address, bytes, total_reserved);
 }
 
 void AllocationRecordWriter::Free(int64_t ts_ns, uint32_t track, int64_t process,
                                   std::optional<RecordDevice> device, uint64_t address,
-                                  std::optional<int64_t> bytes) {
+                                  std::optional<int64_t> bytes,
+                                  std::optional<int64_t> total_reserved) {
   if (auto it = alive_.find({process, address}); it != alive_.end()) {
     // The allocation's device and size are the free's: what the row says of them (an agent
     // handle 0, a size 0) is not more exact.
@@ -24,11 +28,12 @@ void AllocationRecordWriter::Free(int64_t ts_ns, uint32_t track, int64_t process
     ++unmatched_frees_;
     return;
   }
-  Write(ts_ns, track, *device, address, -*bytes);
+  Write(ts_ns, track, *device, address, -*bytes, total_reserved);
 }
 
 void AllocationRecordWriter::Write(int64_t ts_ns, uint32_t track, RecordDevice device,
-                                   uint64_t address, int64_t bytes) {
+                                   uint64_t address, int64_t bytes,
+                                   std::optional<int64_t> total_reserved) {
   if (written_ == 0) {
     name_ = trace_->strings.Intern(kMemoryRecordName);
     category_ = trace_->strings.Intern("cpu_instant_event");
@@ -38,9 +43,10 @@ void AllocationRecordWriter::Write(int64_t ts_ns, uint32_t track, RecordDevice d
   instant.name = name_;
   instant.category = category_;
   instant.track = track;
-  instant.args = trace_->strings.Intern(
-      fmt::format(R"({{"Device Type": {}, "Device Id": {}, "Addr": {}, "Bytes": {}}})", device.type,
-                  device.id, address, bytes));
+  std::string args = fmt::format(R"({{"Device Type": {}, "Device Id": {}, "Addr": {}, "Bytes": {})",
+                                 device.type, device.id, address, bytes);
+  if (total_reserved) args += fmt::format(R"(, "Total Reserved": {})", *total_reserved);
+  instant.args = trace_->strings.Intern(args + "}");
   trace_->instants.push_back(instant);
   ++trace_->counts.instants;
   ++written_;

@@ -9,8 +9,9 @@
 //    are unique in a process on CUDA and ROCm, whatever the device): rocpd writes size 0 and no
 //    agent on frees. A free of an address the rows never allocated is written with the size and
 //    device the row gives, or skipped and counted when either is unknown;
-//  - no totals are written: the sources have none, so allocated memory is the running sum from
-//    the first record (memory.h's "running sum" basis);
+//  - no allocated totals are written: the sources have none, so allocated memory is the running
+//    sum from the first record (memory.h's "running sum" basis); a reserved total only where the
+//    source gives one;
 //  - rows are taken in the order given; the caller gives them in time order per device.
 #pragma once
 
@@ -38,11 +39,14 @@ class AllocationRecordWriter {
   explicit AllocationRecordWriter(Trace* trace) : trace_(trace) {}
 
   // `process`: any number that tells the source's processes apart (their addresses may repeat).
+  // `total_reserved`: what the device's allocator holds after this record, where the source says
+  // (Nsight's memory pools), written as Kineto's "Total Reserved".
   void Allocate(int64_t ts_ns, uint32_t track, int64_t process, RecordDevice device,
-                uint64_t address, int64_t bytes);
+                uint64_t address, int64_t bytes, std::optional<int64_t> total_reserved = {});
   // `device` and `bytes` (positive) when the row gives them.
   void Free(int64_t ts_ns, uint32_t track, int64_t process, std::optional<RecordDevice> device,
-            uint64_t address, std::optional<int64_t> bytes);
+            uint64_t address, std::optional<int64_t> bytes,
+            std::optional<int64_t> total_reserved = {});
 
   uint64_t written() const { return written_; }
   // Frees of an address never allocated in the rows and without a size or device of their own.
@@ -53,7 +57,8 @@ class AllocationRecordWriter {
     RecordDevice device;
     int64_t bytes = 0;
   };
-  void Write(int64_t ts_ns, uint32_t track, RecordDevice device, uint64_t address, int64_t bytes);
+  void Write(int64_t ts_ns, uint32_t track, RecordDevice device, uint64_t address, int64_t bytes,
+             std::optional<int64_t> total_reserved);
 
   Trace* trace_;
   StringId name_ = 0, category_ = 0;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
 #include "import/common/allocation_records.h"
@@ -23,6 +24,8 @@ struct UsageRow {
   int64_t bytes = 0;
   int64_t operation = 0;
   int64_t mem_kind = 0;
+  // cudaMallocAsync and memory-pool allocations: the pool and its size after the event.
+  std::optional<int64_t> pool_address, pool_size;
 };
 
 }  // namespace
@@ -30,16 +33,18 @@ struct UsageRow {
 Status ReadMemoryUsage(ImportContext& context) {
   constexpr std::string_view table = kMemoryUsageTable;
   if (!context.schema().HasTable(table)) return Status::Ok();
-  StatusOr<sqlite::Statement> select =
-      SelectColumns(context.db(), context.schema(), table,
-                    {"start", "deviceId", "address", "bytes", "memoryOperationType"},
-                    {"globalPid", "correlationId", "memKind"});
+  StatusOr<sqlite::Statement> select = SelectColumns(
+      context.db(), context.schema(), table,
+      {"start", "deviceId", "address", "bytes", "memoryOperationType"},
+      {"globalPid", "correlationId", "memKind", "localMemoryPoolAddress", "localMemoryPoolSize"});
   if (!select.ok()) return select.status();
   sqlite::Statement& rows = *select;
   const int start = rows.Index("start"), device = rows.Index("deviceId");
   const int address = rows.Index("address"), bytes = rows.Index("bytes");
   const int operation = rows.Index("memoryOperationType"), mem_kind = rows.Index("memKind");
   const int global_pid = rows.Index("globalPid"), correlation = rows.Index("correlationId");
+  const int pool = rows.Index("localMemoryPoolAddress");
+  const int pool_size = rows.Index("localMemoryPoolSize");
 
   std::vector<UsageRow> usage;
   uint64_t row = 0;
@@ -64,6 +69,9 @@ Status ReadMemoryUsage(ImportContext& context) {
     u.bytes = *size;
     u.operation = *op;
     u.mem_kind = rows.IntOr(mem_kind, -1);
+    u.pool_address = rows.Int(pool);
+    u.pool_size = rows.Int(pool_size);
+    if (u.pool_size && (*u.pool_size < 0 || *u.pool_size > (int64_t{1} << 50))) u.pool_size.reset();
     usage.push_back(u);
   }
   if (usage.empty()) return Status::Ok();
@@ -80,7 +88,18 @@ Status ReadMemoryUsage(ImportContext& context) {
     if (d.index >= 0) ordinals.emplace(d.trace_id, d.index);
   }
   AllocationRecordWriter writer(&trace);
+  // Memory pools (cudaMallocAsync): each pool's size as its latest event says, by device; their
+  // sum is what the device's pools hold, written as the records' reserved total once a pool of
+  // the device has been seen.
+  std::map<int64_t, std::map<int64_t, int64_t>> pools;  // deviceId -> pool address -> size
   for (const UsageRow& u : usage) {
+    std::optional<int64_t> reserved;
+    if (u.pool_address && u.pool_size) pools[u.device_id][*u.pool_address] = *u.pool_size;
+    if (auto it = pools.find(u.device_id); it != pools.end()) {
+      int64_t sum = 0;
+      for (const auto& [address, size] : it->second) sum += size;  // each below 1 PiB
+      reserved = sum;
+    }
     auto call = call_tracks.find(u.correlation);
     const uint32_t track = call != call_tracks.end() ? call->second : context.TrackOf(u.global_pid);
     const bool host = u.mem_kind == kPageable || u.mem_kind == kPinned;
@@ -89,11 +108,12 @@ Status ReadMemoryUsage(ImportContext& context) {
         host ? RecordDevice{kC10Cpu, 0}
              : RecordDevice{kC10Cuda, ordinal != ordinals.end() ? ordinal->second : u.device_id};
     const int64_t process = u.global_pid >> 24;
+    if (host) reserved.reset();  // pools hold device memory
     if (u.operation == kAllocation) {
-      writer.Allocate(u.start, track, process, device, u.address, u.bytes);
+      writer.Allocate(u.start, track, process, device, u.address, u.bytes, reserved);
     } else {
       writer.Free(u.start, track, process, device, u.address,
-                  u.bytes > 0 ? std::optional<int64_t>(u.bytes) : std::nullopt);
+                  u.bytes > 0 ? std::optional<int64_t>(u.bytes) : std::nullopt, reserved);
     }
   }
   if (writer.unmatched_frees() > 0) {
