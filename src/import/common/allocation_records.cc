@@ -13,10 +13,9 @@ void AllocationRecordWriter::Allocate(int64_t ts_ns, uint32_t track, int64_t pro
   Write(ts_ns, track, device, address, bytes, total_reserved);
 }
 
-void AllocationRecordWriter::Free(int64_t ts_ns, uint32_t track, int64_t process,
-                                  std::optional<RecordDevice> device, uint64_t address,
-                                  std::optional<int64_t> bytes,
-                                  std::optional<int64_t> total_reserved) {
+std::optional<RecordDevice> AllocationRecordWriter::Free(
+    int64_t ts_ns, uint32_t track, int64_t process, std::optional<RecordDevice> device,
+    uint64_t address, std::optional<int64_t> bytes, std::optional<int64_t> total_reserved) {
   if (auto it = alive_.find({process, address}); it != alive_.end()) {
     // The allocation's device and size are the free's: what the row says of them (an agent
     // handle 0, a size 0) is not more exact.
@@ -26,9 +25,10 @@ void AllocationRecordWriter::Free(int64_t ts_ns, uint32_t track, int64_t process
   }
   if (!device || !bytes || *bytes <= 0) {
     ++unmatched_frees_;
-    return;
+    return std::nullopt;
   }
   Write(ts_ns, track, *device, address, -*bytes, total_reserved);
+  return device;
 }
 
 void AllocationRecordWriter::Write(int64_t ts_ns, uint32_t track, RecordDevice device,

@@ -43,10 +43,12 @@ class AllocationRecordWriter {
   // (Nsight's memory pools), written as Kineto's "Total Reserved".
   void Allocate(int64_t ts_ns, uint32_t track, int64_t process, RecordDevice device,
                 uint64_t address, int64_t bytes, std::optional<int64_t> total_reserved = {});
-  // `device` and `bytes` (positive) when the row gives them.
-  void Free(int64_t ts_ns, uint32_t track, int64_t process, std::optional<RecordDevice> device,
-            uint64_t address, std::optional<int64_t> bytes,
-            std::optional<int64_t> total_reserved = {});
+  // `device` and `bytes` (positive) when the row gives them. Returns the device the free was
+  // written on (its allocation's), none when it was left out.
+  std::optional<RecordDevice> Free(int64_t ts_ns, uint32_t track, int64_t process,
+                                   std::optional<RecordDevice> device, uint64_t address,
+                                   std::optional<int64_t> bytes,
+                                   std::optional<int64_t> total_reserved = {});
 
   uint64_t written() const { return written_; }
   // Frees of an address never allocated in the rows and without a size or device of their own.

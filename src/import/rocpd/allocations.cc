@@ -91,8 +91,10 @@ Status ReadMemoryAllocations(Context& c) {
     const uint32_t track = c.processes.Track(r.process, r.tid);
     if (r.type != "ALLOC") {  // FREE, RECLAIM, and the free half of REALLOC
       const bool sized = r.type != "REALLOC" && r.size > 0;
-      writer.Free(r.start, track, r.process, device, r.address,
-                  sized ? std::optional<int64_t>(r.size) : std::nullopt);
+      const std::optional<RecordDevice> freed =
+          writer.Free(r.start, track, r.process, device, r.address,
+                      sized ? std::optional<int64_t>(r.size) : std::nullopt);
+      if (!device) device = freed;  // a REALLOC without an agent stays where it was
     }
     if (r.type == "ALLOC" || r.type == "REALLOC") {
       if (device && r.size > 0) {

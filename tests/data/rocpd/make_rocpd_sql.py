@@ -236,7 +236,8 @@ def launch_run(guid):
 def memory_run(guid):
     """Run 1's kernels with allocations: the REAL rows of memory_allocation_trace.csv (host memory
     on CPU agent 0; frees with size 0 and no agent, as rocprofv3 writes them), then rows that are
-    NOT real: GPU memory on agents 2 and 3 (a free without size or agent, a REALLOC), and a
+    NOT real: GPU memory on agents 2 and 3 (a free without size or agent, a REALLOC without an
+    agent, which stays on its allocation's device), and a
     VIRTUAL and a SCRATCH row, which are not the program's allocations."""
     run = kernel_run(guid)
     allocations = []
@@ -253,7 +254,7 @@ def memory_run(guid):
         (2, "ALLOC", "REAL", t + 100000, t + 100100, 0x7f5040000000, gib // 2),
         (None, "FREE", "REAL", t + 200000, t + 200100, 0x7f5000000000, 0),
         (2, "ALLOC", "REAL", t + 300000, t + 300100, 0x7f5080000000, 3 * gib // 4),
-        (2, "REALLOC", "REAL", t + 350000, t + 350100, 0x7f5080000000, gib // 4),
+        (None, "REALLOC", "REAL", t + 350000, t + 350100, 0x7f5080000000, gib // 4),
         (3, "ALLOC", "REAL", t + 10000, t + 10100, 0x7f6000000000, gib // 16),
         (2, "ALLOC", "VIRTUAL", t + 20000, t + 20100, 0x7f7000000000, 1 << 40),
         (2, "ALLOC", "SCRATCH", t + 30000, t + 30100, 0x7f8000000000, gib // 8),
