@@ -96,8 +96,11 @@ Status ReadMemoryUsage(ImportContext& context) {
     std::optional<int64_t> reserved;
     if (u.pool_address && u.pool_size) pools[u.device_id][*u.pool_address] = *u.pool_size;
     if (auto it = pools.find(u.device_id); it != pools.end()) {
+      // Each size is at most 1 PiB, and the sum is bounded there: a crafted export's many pools
+      // cannot overflow it.
+      constexpr int64_t kBound = int64_t{1} << 50;
       int64_t sum = 0;
-      for (const auto& [address, size] : it->second) sum += size;  // each below 1 PiB
+      for (const auto& [address, size] : it->second) sum = std::min(sum + size, kBound);
       reserved = sum;
     }
     auto call = call_tracks.find(u.correlation);
