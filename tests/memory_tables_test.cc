@@ -62,22 +62,36 @@ std::map<std::string, std::pair<int64_t, int64_t>> PeaksBySql(Db& db, const std:
   return peaks;
 }
 
+// The real H100 export copied to `path`, with an empty CUDA_GPU_MEMORY_USAGE_EVENTS table in the
+// columns the Nsight Systems SQLite schema reference lists; t0 and pid of its first kernel.
+struct NsightExport {
+  explicit NsightExport(const fs::path& path) : db(Copy(path), Db::Mode::kWritable) {
+    t0 = db.Int("SELECT MIN(start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+    pid = db.Int("SELECT globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1");
+    db.Exec(
+        "CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER NOT NULL, globalPid INTEGER "
+        "NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, address INTEGER NOT "
+        "NULL, pc INTEGER NOT NULL, bytes INTEGER NOT NULL, memKind INTEGER NOT NULL, "
+        "memoryOperationType INTEGER NOT NULL, name TEXT, correlationId INTEGER, streamId "
+        "INTEGER, localMemoryPoolAddress INTEGER, localMemoryPoolReleaseThreshold INTEGER, "
+        "localMemoryPoolSize INTEGER, localMemoryPoolUtilizedSize INTEGER, "
+        "importedMemoryPoolAddress INTEGER, importedMemoryPoolProcessId INTEGER)");
+  }
+  static std::string Copy(const fs::path& path) {
+    fs::copy_file(fs::path(TM_SHARED_DATA) / "nvidia/nsys_sqlite/nsysai_h100_2gpu_1s_2026.2.sqlite",
+                  path);
+    fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
+    return path.string();
+  }
+  Db db;
+  int64_t t0 = 0, pid = 0;
+};
+
 TEST(MemoryTables, NsightMemoryUsageEventsAreARunningSumPerDevice) {
   const fs::path path = TempDir() / "h100_with_memory_usage.sqlite";
-  fs::copy_file(fs::path(TM_SHARED_DATA) / "nvidia/nsys_sqlite/nsysai_h100_2gpu_1s_2026.2.sqlite",
-                path);
-  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
-  Db db(path.string(), Db::Mode::kWritable);
-  const int64_t t0 = db.Int("SELECT MIN(start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
-  const int64_t pid = db.Int("SELECT globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1");
-  db.Exec(
-      "CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER NOT NULL, globalPid INTEGER NOT "
-      "NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, address INTEGER NOT NULL, pc "
-      "INTEGER NOT NULL, bytes INTEGER NOT NULL, memKind INTEGER NOT NULL, memoryOperationType "
-      "INTEGER NOT NULL, name TEXT, correlationId INTEGER, streamId INTEGER, "
-      "localMemoryPoolAddress INTEGER, localMemoryPoolReleaseThreshold INTEGER, "
-      "localMemoryPoolSize INTEGER, localMemoryPoolUtilizedSize INTEGER, "
-      "importedMemoryPoolAddress INTEGER, importedMemoryPoolProcessId INTEGER)");
+  NsightExport nsys(path);
+  Db& db = nsys.db;
+  const int64_t t0 = nsys.t0, pid = nsys.pid;
   // (time after the first kernel, device, address, bytes, memKind, operation)
   const int64_t rows[][6] = {
       {100, 0, 0x7f0000000000, 1 << 30, 2, 0}, {200, 1, 0x7f1000000000, 1 << 29, 2, 0},
@@ -125,20 +139,9 @@ TEST(MemoryTables, NsightMemoryUsageEventsAreARunningSumPerDevice) {
 // rows are NOT real: two pools on device 1, a trim of one after a free, and a plain cudaMalloc).
 TEST(MemoryTables, NsightMemoryPoolSizesAreTheReservedTotal) {
   const fs::path path = TempDir() / "h100_with_pools.sqlite";
-  fs::copy_file(fs::path(TM_SHARED_DATA) / "nvidia/nsys_sqlite/nsysai_h100_2gpu_1s_2026.2.sqlite",
-                path);
-  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
-  Db db(path.string(), Db::Mode::kWritable);
-  const int64_t t0 = db.Int("SELECT MIN(start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
-  const int64_t pid = db.Int("SELECT globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1");
-  db.Exec(
-      "CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER NOT NULL, globalPid INTEGER NOT "
-      "NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, address INTEGER NOT NULL, pc "
-      "INTEGER NOT NULL, bytes INTEGER NOT NULL, memKind INTEGER NOT NULL, memoryOperationType "
-      "INTEGER NOT NULL, name TEXT, correlationId INTEGER, streamId INTEGER, "
-      "localMemoryPoolAddress INTEGER, localMemoryPoolReleaseThreshold INTEGER, "
-      "localMemoryPoolSize INTEGER, localMemoryPoolUtilizedSize INTEGER, "
-      "importedMemoryPoolAddress INTEGER, importedMemoryPoolProcessId INTEGER)");
+  NsightExport nsys(path);
+  Db& db = nsys.db;
+  const int64_t t0 = nsys.t0, pid = nsys.pid;
   constexpr int64_t kMib = 1 << 20;
   // (time, address, bytes, operation, pool address or 0, pool size)
   const int64_t rows[][6] = {{100, 0x7f1000000000, 256 * kMib, 0, 0x7f0f00000000, 1024 * kMib},
