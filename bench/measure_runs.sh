@@ -31,3 +31,23 @@ measure_runs() {
   done
   rm -f "$out/measure.txt"
 }
+
+# measure_rounds LABEL...: $runs interleaved rounds, one run of each label per round, the command
+# of a label being the array `args` that command_args LABEL sets (the caller defines it); keeps in
+# best_wall/best_user (the fastest run) and best_rss (the highest) by label. Interleaving puts a
+# shared machine's slow minutes on every command alike.
+declare -A best_wall best_user best_rss
+measure_rounds() {
+  local round label
+  for ((round = 0; round < runs; round++)); do
+    for label in "$@"; do
+      command_args "$label"
+      runs=1 measure_runs "$label" "${args[@]}"
+      if [[ -z ${best_wall[$label]:-} ]] || (($(calc %d "$measured_wall < ${best_wall[$label]}"))); then
+        best_wall[$label]=$measured_wall
+        best_user[$label]=$measured_user
+      fi
+      if ((measured_rss_kib > ${best_rss[$label]:-0})); then best_rss[$label]=$measured_rss_kib; fi
+    done
+  done
+}

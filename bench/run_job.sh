@@ -32,17 +32,8 @@ bytes=$(cat "${traces[@]}" | wc -c)  # also brings them into the page cache
 # shellcheck source=bench/measure_runs.sh
 source "$(dirname "$0")/measure_runs.sh"
 labels=(kernels collectives critical-path)
-declare -A best_wall best_user best_rss
-for ((round = 0; round < runs; round++)); do
-  for label in "${labels[@]}"; do
-    runs=1 measure_runs "$label" "$tm" "$label" --quiet --format json "${traces[@]}"
-    if [[ -z ${best_wall[$label]:-} ]] || (($(calc %d "$measured_wall < ${best_wall[$label]}"))); then
-      best_wall[$label]=$measured_wall
-      best_user[$label]=$measured_user
-    fi
-    if ((measured_rss_kib > ${best_rss[$label]:-0})); then best_rss[$label]=$measured_rss_kib; fi
-  done
-done
+command_args() { args=("$tm" "$1" --quiet --format json "${traces[@]}"); }
+measure_rounds "${labels[@]}"
 {
   echo
   echo "### one job: 8 ranks, \`collectives\` and \`critical-path\` against \`kernels\` ($(date -u +%F))"

@@ -40,17 +40,8 @@ cat "$trace" >/dev/null  # every command below reads it from the page cache
 source "$(dirname "$0")/measure_runs.sh"
 
 labels=(kernels memory)
-declare -A best_wall best_user best_rss
-for ((round = 0; round < runs; round++)); do
-  for label in "${labels[@]}"; do
-    runs=1 measure_runs "$label" "$tm" "$label" --quiet --format json "$trace"
-    if [[ -z ${best_wall[$label]:-} ]] || (($(calc %d "$measured_wall < ${best_wall[$label]}"))); then
-      best_wall[$label]=$measured_wall
-      best_user[$label]=$measured_user
-    fi
-    if ((measured_rss_kib > ${best_rss[$label]:-0})); then best_rss[$label]=$measured_rss_kib; fi
-  done
-done
+command_args() { args=("$tm" "$1" --quiet --format json "$trace"); }
+measure_rounds "${labels[@]}"
 records=$("$tm" memory --quiet --format json --top 1 "$trace" | sed -n 's/^  "records": \([0-9]*\),$/\1/p')
 {
   echo
