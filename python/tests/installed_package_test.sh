@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The package as `make install` puts it: `cmake --install` into a temporary prefix, then Debian's
 # python3 imports tensormorph and tensormorph.fleet from there alone (not from the build tree),
-# and their kernel counts for the bundled trace equal the installed command line's.
+# and their kernel counts for the bundled trace equal the installed command line's; py.typed and
+# _native.pyi are installed with them.
 #
 # usage: installed_package_test.sh BUILD_DIR SOURCE_DIR CMAKE PYTHON PYTHON_INSTALL_DIR
 set -euo pipefail
@@ -15,6 +16,10 @@ fail() { echo "installed_package_test: $*" >&2; exit 1; }
   cat "$work/install.log" >&2
   fail "cmake --install failed"
 }
+# The typing files (PEP 561) install beside the modules: type checkers read the package's types.
+for typing_file in py.typed _native.pyi; do
+  [[ -f $work/prefix/$pydir/tensormorph/$typing_file ]] || fail "$typing_file was not installed"
+done
 expected=$("$work/prefix/bin/tensormorph" kernels --format json --quiet "$trace" |
   "$python" -c 'import json, sys; print(json.load(sys.stdin)["kernel_count"])')
 cd "$work"  # nothing of the build tree or the sources on the path
