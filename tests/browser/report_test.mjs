@@ -155,6 +155,8 @@ async function checkRooflineFields(page, inputs, label) {
 // The summary lists `tensormorph findings --format json`'s findings, in its order, with its gains.
 async function checkFindings(page, inputs, label) {
   const findings = runJson('findings', '--format', 'json', '--quiet', ...inputs).findings;
+  // The first ten are shown, the rest one click away (checkTopDown checks that on the job).
+  if (await page.$('#findings-more')) await page.click('#findings-more');
   const shown = await page.$$eval('#findings li.finding', (lis) => lis.map((li) => [li.dataset.rule, li.dataset.gainNs]));
   check(findings.length > 0 && shown.length === findings.length &&
     findings.every((f, i) => shown[i][0] === f.rule && shown[i][1] === String(f.estimated_gain_ns)),
@@ -315,8 +317,18 @@ async function checkHostLanes(page, inputs, label, { windows = [[0.3, 0.32], [0.
   });
   await page.locator('#tl-canvas').scrollIntoViewIfNeeded();
   await frames(page);
-  const box = await page.locator('#tl-canvas').boundingBox();
-  const geo = await page.evaluate((lane) => ({ top: window.__tm.timeline.hostTops[lane], h: window.__tm.timeline.hostRowH, w: window.__tm.timeline.labelW }), target.lane);
+  let box = await page.locator('#tl-canvas').boundingBox();
+  const geoOf = () => page.evaluate((lane) => ({ top: window.__tm.timeline.hostTops[lane], h: window.__tm.timeline.hostRowH, w: window.__tm.timeline.labelW,
+    collapsed: window.__tm.timeline.hostCollapsed[lane] }), target.lane);
+  let geo = await geoOf();
+  if (geo.collapsed) {
+    // A thread of many rows starts collapsed to one: a click on its label expands it.
+    await page.mouse.click(box.x + 20, box.y + geo.top + 6);
+    await frames(page);
+    geo = await geoOf();
+    box = await page.locator('#tl-canvas').boundingBox();
+    check(!geo.collapsed, `${label}: a click on the label of host lane ${target.lane} expands it`);
+  }
   await page.mouse.click(box.x + geo.w + (box.width - geo.w - 10) / 2, box.y + geo.top + 1 + geo.h * 1.5);
   await frames(page);
   const sel = await page.evaluate(() => ({ ...window.__tm.timeline.selected, drawn: window.__tm.timeline.stats.arrows }));
@@ -325,6 +337,43 @@ async function checkHostLanes(page, inputs, label, { windows = [[0.3, 0.32], [0.
   await page.focus('#tl-canvas');
   await page.keyboard.press('Escape');
   await page.keyboard.press('0');
+}
+
+// The page reads top-down (a job's page above all): the first ten findings with the rest one
+// click away, the Ranks section before the per-kernel tables, and host threads of many rows
+// collapsed to one summary row until their label is clicked, so the device lanes are near the
+// top of the timeline.
+async function checkTopDown(page, inputs, label) {
+  const findings = runJson('findings', '--format', 'json', '--quiet', ...inputs).findings;
+  const topOf = (sel) => page.evaluate((s) => document.querySelector(s).getBoundingClientRect().top + window.scrollY, sel);
+  const visible = await page.$$eval('#findings li.finding', (lis) => lis.filter((li) => !li.hidden).map((li) => li.dataset.rule));
+  const ranksTop = await topOf('#ranks');
+  check(findings.length > 10 && visible.length === 10 && visible.every((r, i) => r === findings[i].rule) && await page.isVisible('#findings-more'),
+    `${label}: the summary shows the first ${visible.length} of ${findings.length} findings, in findings' order, and a button for the rest`);
+  check(ranksTop < await topOf('#compute') && ranksTop < await topOf('#kernels'), `${label}: the Ranks section (at ${Math.round(ranksTop)} px) comes before the Compute and Kernels tables`);
+  await page.click('#findings-more');
+  const all = await page.$$eval('#findings li.finding', (lis) => lis.filter((li) => !li.hidden).length);
+  const ranksAfter = await topOf('#ranks');
+  check(all === findings.length && ranksAfter > ranksTop, `${label}: "Show all" lists all ${all} findings (the Ranks section moves from ${Math.round(ranksTop)} to ${Math.round(ranksAfter)} px)`);
+  const tl = await page.evaluate(() => ({ depths: window.__tm.timeline.hostLaneData.map((h) => h.depths), collapsed: window.__tm.timeline.hostCollapsed,
+    hostTops: window.__tm.timeline.hostTops, laneTops: window.__tm.timeline.laneTops, rowH: window.__tm.timeline.hostRowH }));
+  const deep = tl.depths.map((d, i) => [d, i]).filter(([d]) => d > 4);
+  check(deep.length > 0 && tl.depths.every((d, i) => tl.collapsed[i] === d > 4),
+    `${label}: the ${deep.length} host threads of more than 4 rows start collapsed (rows: ${tl.depths.join(', ')}), the others expanded`);
+  // Expanding the first deep thread by its label pushes every row below it down by its other rows.
+  const [depth, lane] = deep[0];
+  // The label's row in the middle of the window (the canvas is taller than it; the header sticks).
+  await page.evaluate((y) => window.scrollTo(0, document.getElementById('tl-canvas').getBoundingClientRect().top + window.scrollY + y - window.innerHeight / 2), tl.hostTops[lane]);
+  const box = await page.locator('#tl-canvas').boundingBox();
+  await page.mouse.click(box.x + 20, box.y + tl.hostTops[lane] + 6);
+  await frames(page);
+  const open = await page.evaluate(() => ({ collapsed: window.__tm.timeline.hostCollapsed, laneTops: window.__tm.timeline.laneTops }));
+  const pushed = open.laneTops.every((y, i) => tl.laneTops[i] < tl.hostTops[lane] || y - tl.laneTops[i] === (depth - 1) * tl.rowH);
+  check(!open.collapsed[lane] && pushed, `${label}: a click on host lane ${lane}'s label expands its ${depth} rows; the lanes below move down ${(depth - 1) * tl.rowH} px`);
+  await page.mouse.click(box.x + 20, box.y + tl.hostTops[lane] + 6);
+  await frames(page);
+  const again = await page.evaluate(() => ({ collapsed: window.__tm.timeline.hostCollapsed, laneTops: window.__tm.timeline.laneTops }));
+  check(again.collapsed[lane] && again.laneTops.every((y, i) => y === tl.laneTops[i]), `${label}: a second click collapses it again`);
 }
 
 // A CUDA graph replay: a click on one of its kernels draws arrows from its cudaGraphLaunch to
@@ -738,6 +787,7 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
   const critical = runJson('critical-path', '--format', 'json', '--quiet', ...dlrm);
   check(await ctx.page.isVisible('#ranks') && await ctx.page.isVisible('#nav-ranks'), 'dlrm: the Ranks section and its link are shown');
   check(await ctx.page.textContent('#ranks-verdict') === collectives.job.verdict, `dlrm: the verdict is the job's (${collectives.job.verdict})`);
+  await checkTopDown(ctx.page, dlrm, 'dlrm');
   const rows = await ctx.page.$$eval('#ranks-table tbody tr', (trs) => trs.map((tr) => ({
     rank: Number(tr.querySelector('td[data-key="rank"]').dataset.value),
     caused: Number(tr.querySelector('td[data-key="wait_caused_ns"]').dataset.value),

@@ -5,7 +5,10 @@ import { body, el, fmtInt, fmtNs, fmtPct, nameCell, short } from './format.js';
 import { cards, makeTable } from './tables.js';
 import { jobLine } from './ranks.js';
 
-// ---------- summary ----------
+// The findings listed before "Show all": the reader sees what to fix first, then the Ranks
+// section, without scrolling past every finding.
+const SHOWN_FINDINGS = 10;
+
 export function renderSummary() {
   const s = D.summary, c = body('summary');
   const backends = [...new Set(D.inputs.flatMap((i) => i.backends))];
@@ -55,21 +58,34 @@ export function renderSummary() {
       { key: 'gap_total_ns', label: 'Idle in gaps', num: true, fmt: fmtNs },
     ],
   });
-  // What to fix first: `tensormorph findings`' findings, ranked by estimated gain.
+  // What to fix first: `tensormorph findings`' findings, ranked by estimated gain; the first
+  // SHOWN_FINDINGS shown, the rest one click away (a job can have forty, and the Ranks section
+  // is below them).
   c.append(el('h3', { text: s.one_job ? `Findings (estimated gain ${fmtNs(s.findings_total_gain_ns)} in all)`
     : 'Findings (estimated gains per input, in the Inputs table: unrelated inputs are not added)' }));
   const list = el('ol', { id: 'findings' });
-  for (const f of s.findings) {
+  s.findings.forEach((f, n) => {
     const gain = f.estimated_gain_ns > 0
       ? `${fmtNs(f.estimated_gain_ns)} (${fmtPct(f.gain_percent)} of the ${f.gain_basis})` : 'no time claimed';
     const where = [f.where.device, f.where.op, f.where.kernel && short(f.where.kernel)].filter(Boolean).join(' · ');
     const show = el('button', { type: 'button', class: 'tl-link', text: 'Show on the timeline',
       onclick: () => { TM.timeline.showFinding(f); document.getElementById('timeline').scrollIntoView(); } });
-    list.append(el('li', { class: 'finding', 'data-rule': f.rule, 'data-gain-ns': String(f.estimated_gain_ns) },
+    const li = el('li', { class: 'finding', 'data-rule': f.rule, 'data-gain-ns': String(f.estimated_gain_ns) },
       el('b', { text: `${gain}: ` }), el('span', { text: `${f.title} ` }),
       el('span', { class: 'muted', text: `[${f.rule}, ${f.severity}] ${where} ` }), show,
-      el('div', { class: 'muted', text: `Fix: ${f.fix}` })));
-  }
+      el('div', { class: 'muted', text: `Fix: ${f.fix}` }));
+    li.hidden = n >= SHOWN_FINDINGS;
+    list.append(li);
+  });
   if (!s.findings.length) list.append(el('li', { class: 'muted', text: 'No finding: no rule\'s condition holds on these inputs.' }));
   c.append(list);
+  if (s.findings.length > SHOWN_FINDINGS) {
+    const more = el('button', { type: 'button', id: 'findings-more', class: 'tl-link',
+      text: `Show all ${s.findings.length} findings (${s.findings.length - SHOWN_FINDINGS} more)` });
+    more.addEventListener('click', () => {
+      for (const li of list.querySelectorAll('li.finding')) /** @type {HTMLElement} */ (li).hidden = false;
+      more.remove();
+    });
+    c.append(more);
+  }
 }
