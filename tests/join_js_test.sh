@@ -38,4 +38,9 @@ refused "only \`export\` before" "export default 1;"
 refused "only \`export\` before" "export { two };"
 refused "only \`import { names }" "import * as a from './a.js';"
 refused "not a relative .js module" "import { x } from 'lodash';"
+refused "one name per" "export const A = 1, B = 2;"
+refused "one name per" "export const W = 260, H = 'x';"
+# Commas of a call or an arrow function are theirs, not declarators: joined.
+printf '%s\n' "export const f = (a, b) => a + b;" "export const g = Math.max(1, 2);" >"$dir/m/ok.js"
+"$join" "$dir/ok_out.js" "$dir/m" ok
 echo "join_js_test: joined and refused as expected"

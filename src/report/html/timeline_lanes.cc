@@ -13,6 +13,7 @@
 #include "analysis/common/device_work.h"
 #include "report/html/host_lanes.h"
 #include "report/html/lane_lod.h"
+#include "report/html/timeline_variant_fields.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/model/copy_kinds.h"
 
@@ -237,29 +238,37 @@ Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
                    ids.work};
     auto [it, added] = variant_ids.emplace(key, static_cast<uint32_t>(variants.size()));
     if (added) {
-      Json v =
-          Json::array({names.Intern(key.name), names.Intern(key.op), BackendName(backend),
-                       Dims(shape.gx, shape.gy, shape.gz), Dims(shape.bx, shape.by, shape.bz)});
+      // Each field at its index of the one list the page reads them by
+      // (timeline_variant_fields.h).
+      Json v = Json::array();
+      for (size_t i = 0; i < kVariantFieldCount; ++i) v.push_back(nullptr);
+      auto set = [&v](VariantField field, Json value) {
+        v[static_cast<size_t>(field)] = std::move(value);
+      };
+      set(VariantField::kName, names.Intern(key.name));
+      set(VariantField::kOp, names.Intern(key.op));
+      set(VariantField::kBackend, BackendName(backend));
+      set(VariantField::kGrid, Dims(shape.gx, shape.gy, shape.gz));
+      set(VariantField::kBlock, Dims(shape.bx, shape.by, shape.bz));
       const int64_t block = int64_t{shape.bx} * std::max(1u, shape.by) * std::max(1u, shape.bz);
       auto occ = w.kernel != nullptr
                      ? theoretical.find({key.name, backend, block, shape.registers, shape.shared})
                      : theoretical.end();
-      v.push_back(occ != theoretical.end() ? Json(occ->second) : Json(nullptr));
-      v.push_back(w.kernel != nullptr && w.kernel->achieved_occupancy_percent >= 0
-                      ? Json(w.kernel->achieved_occupancy_percent / 100.0)
-                      : Json(nullptr));
-      v.push_back(kWorkKindNames[key.work]);
+      if (occ != theoretical.end()) set(VariantField::kOccupancy, occ->second);
+      if (w.kernel != nullptr && w.kernel->achieved_occupancy_percent >= 0) {
+        set(VariantField::kAchieved, w.kernel->achieved_occupancy_percent / 100.0);
+      }
+      set(VariantField::kKind, kWorkKindNames[key.work]);
       // What the findings name: the work's class (exposed_communication) and a memcpy's kind
       // (slow_copies), as timeline classifies and labels them.
       const WorkClass work_class =
           w.kind == WorkKind::kKernel ? ClassifyKernelName(key.name) : WorkClass::kMemory;
-      v.push_back(work_class == WorkClass::kCommunication ? "communication"
-                  : work_class == WorkClass::kMemory      ? "memory"
-                                                          : "computation");
+      set(VariantField::kWorkClass, work_class == WorkClass::kCommunication ? "communication"
+                                    : work_class == WorkClass::kMemory      ? "memory"
+                                                                            : "computation");
       if (w.copy != nullptr && w.kind == WorkKind::kMemcpy) {
-        v.push_back(MemcpyKindLabel(w.copy->direction, w.copy->src_memory, w.copy->dst_memory));
-      } else {
-        v.push_back(nullptr);
+        set(VariantField::kCopyKind,
+            MemcpyKindLabel(w.copy->direction, w.copy->src_memory, w.copy->dst_memory));
       }
       variants.push_back(std::move(v));
     }
@@ -346,8 +355,7 @@ Json BuildTimelineLanes(const std::vector<const LinkedTrace*>& inputs,
   out["host_lanes"] = std::move(host_lanes);
   out["host_labels"] = std::move(host_labels);
   out["host_kinds"] = HostKindNamesJson();
-  // [name, op (names), backend, grid, block, occupancy, achieved, "kernel" | "memcpy" | "memset",
-  //  work class, memcpy kind label]
+  // One array per variant, its fields at the indices of timeline_variant_fields.h.
   out["variants"] = std::move(variants);
   out["names"] = names.TakeJson();
   return out;

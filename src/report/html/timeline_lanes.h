@@ -2,14 +2,12 @@
 // (memcpy, memset), each with a level-of-detail pyramid of time buckets and, up to a global
 // budget, the raw boxes; and the host threads' lanes (host_lanes.h).
 //
-// Invariants the page's script relies on (assets/js/timeline.js):
+// Invariants the page's script relies on (assets/js/timeline_*.js):
 //  - times are ns relative to `t0_ns` (the earliest kernel or copy start over all inputs; each
 //    input on its own clock);
 //  - a lane's boxes are sorted by start; `s` holds start deltas (first one from 0), `d` durations,
-//    `v` indices into `variants` (name, op, backend, grid, block, occupancy, achieved occupancy,
-//    "kernel", "memcpy" or "memset", the work class as timeline's ("communication", "memory",
-//    "computation") and a memcpy's kind label (MemcpyKindLabel, else null): what a tooltip shows
-//    and what findings name);
+//    `v` indices into `variants`, arrays whose fields (what a tooltip shows and what findings
+//    name) timeline_variant_fields.h declares, in the order the page reads them by name;
 //  - raw boxes cover exactly the kernels, copies and host items that start before `raw_until_ns`
 //  (one cut
 //    for every lane, device or host, so a window left of it is complete on every lane);
