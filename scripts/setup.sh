@@ -20,7 +20,7 @@ if [ "${1:-all}" != demo ]; then
     clang libclang-rt-14-dev llvm-14
     libgtest-dev libgmock-dev libbenchmark-dev
     # the Python package (python/), for Debian's own python3: never from PyPI
-    python3 python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest
+    python3 python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest python3-mypy
     # tm.fleet: rank traces summarised on Dask workers (python/tensormorph/fleet)
     python3-dask python3-distributed
     # the example notebooks, executed by the tests (examples/notebooks)

@@ -4,7 +4,7 @@ each operation's placement performed — from the traces each backend's profiler
     import tensormorph as tm
     trace = tm.load("trace.json.gz")      # Kineto, Nsight Systems, rocprof, XPlane, ... by content
     trace.kernels                          # one row per launch (pandas DataFrame)
-    tm.kernels(trace)                      # `tensormorph kernels --format json` as a DataFrame
+    tm.kernels(trace).rows                 # `tensormorph kernels --format json`'s rows
     tm.timeline(tm.load_job("ranks/"))     # a job's ranks
 
 The numbers are the command line's: the same C++ library and serializers (docs/python.md).
@@ -14,14 +14,18 @@ from ._analyses import (baseline, collectives, compare, critical_path, diff, fin
                         memory, occupancy, ops, predict, report, roofline, timeline)
 from . import _native, fleet
 from ._errors import TraceError, TraceWarning
-from ._results import Result, Timeline
+from ._results import (CollectivesResult, CompareResult, CriticalPathResult, DiffResult,
+                       FindingsResult, KernelsResult, MemoryResult, OccupancyResult, OpsResult,
+                       PredictResult, Result, RooflineResult, Timeline)
 from ._snapshot import Snapshot, SnapshotError, load_snapshot
 from ._tables import Job, Trace, load, load_job
 
-__version__ = _native.version.split()[-1]
+__version__: str = _native.version.split()[-1]
 
 __all__ = [
-    "Job", "Result", "Snapshot", "SnapshotError", "Timeline", "Trace", "TraceError",
+    "CollectivesResult", "CompareResult", "CriticalPathResult", "DiffResult", "FindingsResult",
+    "Job", "KernelsResult", "MemoryResult", "OccupancyResult", "OpsResult", "PredictResult",
+    "Result", "RooflineResult", "Snapshot", "SnapshotError", "Timeline", "Trace", "TraceError",
     "TraceWarning", "baseline", "collectives", "compare", "critical_path", "diff", "findings",
     "kernels", "load", "load_job", "load_snapshot", "memory", "occupancy", "ops", "predict",
     "report", "roofline", "timeline",

@@ -1,23 +1,36 @@
-"""The analyses, with the command line's options as keyword arguments and its JSON as
-DataFrames (see _results)."""
+"""The analyses, with the command line's options as keyword-only arguments and its JSON as
+typed results holding DataFrames (see _results)."""
+
+from __future__ import annotations
 
 import json
 import os
 import warnings
+from collections.abc import Iterable
+from typing import Any, Optional, Union
 
 from . import _native
 from ._errors import TraceWarning
-from ._results import Result, Timeline, _flat_row, rows_frame
-from ._tables import Job, Trace, _expand, _load_one
+from ._results import (CollectivesResult, CompareResult, CriticalPathResult, DiffResult,
+                       FindingsResult, KernelsResult, MemoryResult, OccupancyResult, OpsResult,
+                       PredictResult, RooflineResult, Timeline)
+from ._tables import Job, PathLike, Trace, Traces, _expand, _load_one
+
+# Device-database keys: "a100-sxm4-80gb,mi300x" (the command line's text) or a list of keys.
+DeviceKeys = Union[str, Iterable[str], None]
+# Files of --device-spec: one path or several.
+SpecFiles = Union[PathLike, Iterable[PathLike], None]
+# A side of a diff: a Profile (tm.baseline), a saved baseline's path, or traces.
+ProfileLike = Union[_native.Profile, Traces]
 
 
-def _natives(traces):
+def _natives(traces: Traces) -> tuple[list[_native.Trace], bool]:
     """The C++ traces behind `traces` (a Trace, a Job, a path, a folder of rank traces, a glob,
-    or a list of them), and whether
-    they were given as a Job that insists on being one."""
+    or a list of them), and whether they were given as a Job that insists on being one."""
+    given = traces
     if isinstance(traces, (Trace, str, os.PathLike)):
         traces = [traces]
-    natives = []
+    natives: list[_native.Trace] = []
     for t in traces:
         if isinstance(t, Trace):
             natives.append(t._native)
@@ -27,21 +40,22 @@ def _natives(traces):
                        for p in _expand(t))
     if not natives:
         raise ValueError("no traces given")
-    return natives, isinstance(traces, Job) and traces.as_job
+    return natives, isinstance(given, Job) and given.as_job
 
 
-def kernels(traces, group_by="name", backend=None, device=None, by_input=False, name_filter=None,
-            top=0):
+def kernels(traces: Traces, *, group_by: str = "name", backend: Optional[str] = None,
+            device: Optional[str] = None, by_input: bool = False,
+            name_filter: Optional[str] = None, top: int = 0) -> KernelsResult:
     """Per kernel name (or device, or stream): count, total_ns, mean_ns, median_ns, min_ns,
-    max_ns, stddev_ns, percent — ``tensormorph kernels --format json``'s rows."""
+    max_ns, stddev_ns, percent — ``tensormorph kernels --format json``'s rows, in ``rows``."""
     natives, _ = _natives(traces)
     document = json.loads(_native.kernels_json(
         natives, group_by=group_by, backend=backend, device=device or "", by_input=by_input,
         name_filter=name_filter or "", top=top))
-    return rows_frame(document)
+    return KernelsResult.from_document(document)
 
 
-def _keys(devices):
+def _keys(devices: DeviceKeys) -> list[str]:
     """Device-database keys as a list: "a100-sxm4-80gb,mi300x" or a list of keys."""
     if devices is None:
         return []
@@ -50,7 +64,8 @@ def _keys(devices):
     return list(devices)
 
 
-def _predict_targets(devices=None, calibration=None, device_specs=None):
+def _predict_targets(devices: DeviceKeys = None, calibration: Optional[PathLike] = None,
+                     device_specs: SpecFiles = None) -> _native.PredictTargets:
     """The device table (built-in, with `device_specs` files applied), the calibration file and
     the target keys, resolved as the command line resolves --predict/--device."""
     if isinstance(device_specs, (str, os.PathLike)):
@@ -60,8 +75,10 @@ def _predict_targets(devices=None, calibration=None, device_specs=None):
         [os.fspath(p) for p in device_specs or []])
 
 
-def ops(traces, by_instance=False, by_stack=False, backend=None, by_input=False, top=0,
-        top_kernels=3, predict=None, calibration=None, device_specs=None):
+def ops(traces: Traces, *, by_instance: bool = False, by_stack: bool = False,
+        backend: Optional[str] = None, by_input: bool = False, top: int = 0,
+        top_kernels: int = 3, predict: DeviceKeys = None, calibration: Optional[PathLike] = None,
+        device_specs: SpecFiles = None) -> OpsResult:
     """Per framework op: the backend and device that served it, host and device time, kernels,
     FLOPs and roofline position — ``tensormorph ops --format json``'s rows. ``predict`` (device
     keys) adds each row's predictions on those devices, as ``ops --predict``; ``calibration`` and
@@ -75,15 +92,16 @@ def ops(traces, by_instance=False, by_stack=False, backend=None, by_input=False,
     document = json.loads(_native.ops_json(
         natives, by_instance=by_instance, by_stack=by_stack, backend=backend, by_input=by_input,
         top=top, top_kernels=top_kernels, predict=targets))
-    return rows_frame(document)
+    return OpsResult.from_document(document)
 
 
-def compare(traces, by="shape", labels=None, top=0, device_specs=None):
+def compare(traces: Traces, *, by: str = "shape", labels: Optional[Iterable[str]] = None,
+            top: int = 0, device_specs: SpecFiles = None) -> CompareResult:
     """Profiles of one workload side by side (devices, backends, software), op by op —
     ``tensormorph compare --format json`` as DataFrames: sides (each input's totals), rows (one
     per op, shape, stack or category; ``sides``, ``ratio`` and ``children`` as lists in their
     cells), row_sides (each row's cell on each side, by ``key`` and ``side``), categories (device
-    time per category and side); ``verdict`` and the other members as attributes."""
+    time per category and side); ``verdict`` and the other members as fields."""
     natives, _ = _natives(traces)
     labels = list(labels or [])
     if len(natives) < 2:
@@ -95,21 +113,18 @@ def compare(traces, by="shape", labels=None, top=0, device_specs=None):
     document = json.loads(text)
     for message in document["warnings"]:  # sides that do not look like one workload: no verdict
         warnings.warn(TraceWarning(message), stacklevel=2)
-    return Result("compare", document, {
-        "sides": ("sides", ()),
-        "rows": ("rows", ()),
-        "row_sides": ("rows[].sides", ("key",), "side"),
-        "categories": ("categories[].sides", ("category",), "side"),
-    })
+    return CompareResult.from_document(document)
 
 
-def predict(trace, devices=None, measured=None, calibration=None, device_specs=None, top=0):
+def predict(trace: Traces, *, devices: DeviceKeys = None, measured: Optional[Traces] = None,
+            calibration: Optional[PathLike] = None, device_specs: SpecFiles = None,
+            top: int = 0) -> PredictResult:
     """What other devices would have taken for the trace's ops — ``tensormorph predict
     --format json`` as DataFrames: rows (per op and input shapes; ``predictions`` as a list in
     the cell), predictions (one per row and target, by ``key``), categories (per category and
     target), totals (per target); ``evaluation`` (with ``measured``: a trace of the same workload
     on a target device, whose device becomes the first target) and ``source_device`` as
-    attributes."""
+    fields."""
     natives, _ = _natives(trace)
     if len(natives) != 1:
         raise ValueError(f"predict reads one trace, got {len(natives)}")
@@ -128,15 +143,11 @@ def predict(trace, devices=None, measured=None, calibration=None, device_specs=N
     if evaluation and evaluation["no_basis"]:
         warnings.warn(TraceWarning(f"not evaluated on {evaluation['measured_path']}: "
                                    f"{evaluation['no_basis']}"), stacklevel=2)
-    return Result("predict", document, {
-        "rows": ("rows", ()),
-        "predictions": ("rows[].predictions", ("key",)),
-        "categories": ("categories[].predictions", ("category",)),
-        "totals": ("totals", ()),
-    })
+    return PredictResult.from_document(document)
 
 
-def timeline(traces, gap_us=100, straggler_threshold_percent=10, queue_limit=1024, as_job=None):
+def timeline(traces: Traces, *, gap_us: float = 100, straggler_threshold_percent: float = 10,
+             queue_limit: int = 1024, as_job: Optional[bool] = None) -> Timeline:
     """Per device: busy time, utilization, streams, concurrency, idle gaps and their causes,
     launch latency, steps; per rank for a job — ``tensormorph timeline --format json`` as a
     Timeline of DataFrames."""
@@ -146,28 +157,30 @@ def timeline(traces, gap_us=100, straggler_threshold_percent=10, queue_limit=102
     document = json.loads(_native.timeline_json(
         natives, min_gap_ns=round(gap_us * 1000), straggler_threshold_percent=straggler_threshold_percent,
         queue_limit=queue_limit, as_job=job_insists if as_job is None else as_job))
-    return Timeline(document)
+    return Timeline.from_document(document)
 
 
-def roofline(traces, top=0):
+def roofline(traces: Traces, *, top: int = 0) -> RooflineResult:
     """Per kernel: arithmetic intensity, achieved FLOP/s, the device's ceiling and the bound —
     ``tensormorph roofline --format json``'s rows (traces with hardware counters)."""
     natives, _ = _natives(traces)
-    return rows_frame(json.loads(_native.roofline_json(natives, top=top)))
+    return RooflineResult.from_document(json.loads(_native.roofline_json(natives, top=top)))
 
 
-def occupancy(traces, arch=None, top=0):
+def occupancy(traces: Traces, *, arch: Optional[str] = None, top: int = 0) -> OccupancyResult:
     """Per kernel launch configuration: theoretical occupancy, its limiter, achieved occupancy
     where the trace has it — ``tensormorph occupancy TRACE --format json``'s rows."""
     natives, _ = _natives(traces)
-    return rows_frame(json.loads(_native.occupancy_json(natives, arch=arch, top=top)))
+    return OccupancyResult.from_document(
+        json.loads(_native.occupancy_json(natives, arch=arch, top=top)))
 
 
-def findings(traces, gap_us=10, attainable_roof_percent=70, slow_copy_percent=25,
-             straggler_threshold_percent=10, top_items=5, as_job=None):
+def findings(traces: Traces, *, gap_us: float = 10, attainable_roof_percent: float = 70,
+             slow_copy_percent: float = 25, straggler_threshold_percent: float = 10,
+             top_items: int = 5, as_job: Optional[bool] = None) -> FindingsResult:
     """What to fix first, ranked by estimated gain — ``tensormorph findings --format json``'s
-    findings, one row each (``where`` flattened to where.device...; evidence and top items as
-    lists in their cells; total_gain_ns in attrs)."""
+    findings, one row each in ``rows`` (``where`` flattened to where.device...; evidence and top
+    items as lists in their cells); ``total_gain_ns`` a field."""
     natives, job_insists = _natives(traces)
     if gap_us < 0:
         raise ValueError(f"gap_us must be 0 or more, not {gap_us}")
@@ -176,11 +189,10 @@ def findings(traces, gap_us=10, attainable_roof_percent=70, slow_copy_percent=25
         slow_copy_percent=slow_copy_percent,
         straggler_threshold_percent=straggler_threshold_percent, top_items=top_items,
         as_job=job_insists if as_job is None else as_job))
-    return rows_frame({**document, "findings": [_flat_row(f) for f in document["findings"]]},
-                      rows_key="findings")
+    return FindingsResult.from_document(document)
 
 
-def memory(traces, top=10):
+def memory(traces: Traces, *, top: int = 10) -> MemoryResult:
     """Where the memory went, per device — ``tensormorph memory --format json`` as DataFrames:
     devices (peak allocated and reserved, basis, capacity), at_peak (what was alive at the peak, by
     op), by_op (allocations per op), largest (the largest allocations) and steps (allocated at each
@@ -189,39 +201,31 @@ def memory(traces, top=10):
     if top < 0:
         raise ValueError(f"top must be 0 or more, not {top}")
     document = json.loads(_native.memory_json(natives, top=top))
-    return Result("memory", document, {
-        "devices": ("devices", ()),
-        "at_peak": ("devices[].at_peak", ("input", "device")),
-        "by_op": ("devices[].by_op", ("input", "device")),
-        "largest": ("devices[].largest", ("input", "device")),
-        "steps": ("devices[].steps", ("input", "device")),
-    })
+    return MemoryResult.from_document(document)
 
 
-def _job_document(json_text, warned, stacklevel):
+def _job_document(json_text: str, warned: list[str], stacklevel: int) -> dict[str, Any]:
+    """A job analysis's document, its warnings passed on as TraceWarnings."""
     for message in warned:
         warnings.warn(TraceWarning(message), stacklevel=stacklevel + 1)
-    return json.loads(json_text)
+    document: dict[str, Any] = json.loads(json_text)
+    return document
 
 
-def collectives(traces, as_job=None, align_clocks=True):
+def collectives(traces: Traces, *, as_job: Optional[bool] = None,
+                align_clocks: bool = True) -> CollectivesResult:
     """NCCL/RCCL collectives matched across a job's ranks — ``tensormorph collectives --format
     json`` as DataFrames: ranks (clock offsets), collectives (one row per instance),
     collective_ranks (each rank's start, end and wait in each, by the instance's index), by_type,
-    per_rank (waits suffered and caused, late cause); ``job`` and ``matched_by`` as attributes."""
+    per_rank (waits suffered and caused, late cause); ``job`` and ``matched_by`` as fields."""
     natives, job_insists = _natives(traces)
     text, warned = _native.collectives_json(
         natives, as_job=job_insists if as_job is None else as_job, align_clocks=align_clocks)
-    return Result("collectives", _job_document(text, warned, 2), {
-        "ranks": ("ranks", ()),
-        "collectives": ("collectives", ()),
-        "collective_ranks": ("collectives[].ranks", ("index",)),
-        "by_type": ("by_type", ()),
-        "per_rank": ("per_rank", ()),
-    })
+    return CollectivesResult.from_document(_job_document(text, warned, 2))
 
 
-def critical_path(traces, step=None, as_job=None, align_clocks=True):
+def critical_path(traces: Traces, *, step: Optional[int] = None, as_job: Optional[bool] = None,
+                  align_clocks: bool = True) -> CriticalPathResult:
     """Per step, the chain of work that bounded it across a job's ranks — ``tensormorph
     critical-path --format json`` as DataFrames: ranks, steps (length, end rank, composition.*),
     pieces (every piece of each step's path, by step and input)."""
@@ -229,21 +233,17 @@ def critical_path(traces, step=None, as_job=None, align_clocks=True):
     text, warned = _native.critical_path_json(
         natives, as_job=job_insists if as_job is None else as_job, align_clocks=align_clocks,
         step=step)
-    return Result("critical path", _job_document(text, warned, 2), {
-        "ranks": ("ranks", ()),
-        "steps": ("steps", ()),
-        "pieces": ("steps[].path", ("step", "input")),
-    })
+    return CriticalPathResult.from_document(_job_document(text, warned, 2))
 
 
-def baseline(traces):
+def baseline(traces: Traces) -> _native.Profile:
     """The traces summarised as `tensormorph baseline save` summarises them: a Profile whose
     ``save(path)`` writes the baseline file `diff` and `report --baseline` read."""
     natives, _ = _natives(traces)
     return _native.profile_of_traces(natives)
 
 
-def _profile(side):
+def _profile(side: ProfileLike) -> _native.Profile:
     """A side of a diff: a Profile, a saved baseline's path, or traces (Trace, Job, path...)."""
     if isinstance(side, _native.Profile):
         return side
@@ -254,18 +254,21 @@ def _profile(side):
     return baseline(side)
 
 
-def diff(base, new, threshold_percent=5, alpha=0.05, top=0, kind="all"):
+def diff(base: ProfileLike, new: ProfileLike, *, threshold_percent: float = 5,
+         alpha: float = 0.05, top: int = 0, kind: str = "all") -> DiffResult:
     """Two profiles (traces or saved baselines) compared per kernel and per op — ``tensormorph
-    diff --format json``'s rows, with the verdict, totals and counts in attrs."""
+    diff --format json``'s rows, with the verdict, totals and counts as fields."""
     document = json.loads(_native.diff_json(
         _profile(base), _profile(new), threshold_percent=threshold_percent, alpha=alpha, top=top,
         kind=kind))
-    return rows_frame(document)
+    return DiffResult.from_document(document)
 
 
-def report(traces, path, baseline=None, gap_us=100, threshold_percent=5, max_boxes=100_000,
-           compare=False, compare_by="shape", labels=None, predict=None, calibration=None,
-           device_specs=None):
+def report(traces: Traces, path: PathLike, *, baseline: Optional[ProfileLike] = None,
+           gap_us: float = 100, threshold_percent: float = 5, max_boxes: int = 100_000,
+           compare: bool = False, compare_by: str = "shape",
+           labels: Optional[Iterable[str]] = None, predict: DeviceKeys = None,
+           calibration: Optional[PathLike] = None, device_specs: SpecFiles = None) -> PathLike:
     """Writes `tensormorph report`'s self-contained HTML page of the traces to `path`:
     ``baseline`` (traces or a saved baseline) adds the diff view, ``compare=True`` the
     comparison of the traces as sides (``labels`` name them), ``predict`` (device keys) the

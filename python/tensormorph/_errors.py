@@ -1,5 +1,9 @@
 """The errors and warnings the package raises."""
 
+from __future__ import annotations
+
+from typing import Optional
+
 
 class TraceError(Exception):
     """A trace file that cannot be read.
@@ -9,11 +13,13 @@ class TraceError(Exception):
     line's error: ``FILE[:LINE:COL]: message``.
     """
 
-    def __init__(self, message, path, line=0, column=0):
+    # Positional: the native module raises it as TraceError(message, path, line, column)
+    # (python/native/module.cc), with 0 for an unknown place.
+    def __init__(self, message: str, path: str, line: int = 0, column: int = 0) -> None:
         self.message = message
         self.path = path
-        self.line = line or None
-        self.column = column or None
+        self.line: Optional[int] = line or None
+        self.column: Optional[int] = column or None
         where = path if self.line is None else f"{path}:{self.line}:{self.column}"
         super().__init__(f"{where}: {message}")
 

@@ -14,9 +14,13 @@ snapshot / oom, ``addr``, ``size``, ``stream``, ``time_us`` since 2.2, ``frames`
 and ``allocator_settings``. Files older than 2.0 are a bare list of segments.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import os
 import pickle
+from collections.abc import Sequence
+from typing import Any, NoReturn, Optional
 
 import pandas as pd
 
@@ -28,7 +32,7 @@ _BLOCK_STATES = ("active_allocated", "active_pending_free", "inactive")
 class SnapshotError(ValueError):
     """A file that is not a readable memory snapshot: ``path`` and what is wrong."""
 
-    def __init__(self, message, path):
+    def __init__(self, message: str, path: str) -> None:
         self.path = path
         self.message = message
         super().__init__(f"{path}: {message}")
@@ -37,16 +41,16 @@ class SnapshotError(ValueError):
 class _BuiltinsOnly(pickle.Unpickler):
     """Refuses every global and persistent id: only the builtin types a snapshot holds load."""
 
-    def find_class(self, module, name):
+    def find_class(self, module: str, name: str) -> NoReturn:
         raise pickle.UnpicklingError(
             f"asks for the global {module}.{name}; a memory snapshot holds only builtin types, "
             "so this file is not one (or was crafted to run code) and is not loaded")
 
-    def persistent_load(self, pid):
+    def persistent_load(self, pid: Any) -> NoReturn:
         raise pickle.UnpicklingError("asks for a persistent object; a memory snapshot has none")
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
 class Snapshot:
     """A memory snapshot as DataFrames (``tm.load_snapshot``).
 
@@ -69,32 +73,40 @@ class Snapshot:
     segments: pd.DataFrame
     blocks: pd.DataFrame
     events: pd.DataFrame
-    allocator_settings: dict
+    allocator_settings: dict[str, Any]
     history_basis: str = (
         "active memory over the recorded events: alloc adds its size, free_completed subtracts "
         "it (a block freed but pending on another stream is still held), anchored so that "
         "after the last event it equals the snapshot's active bytes; the history is the "
         "allocator's ring buffer, so its first events may be missing")
 
+    def __repr__(self) -> str:
+        return (f"<tensormorph.Snapshot {self.path!r}: {len(self.devices)} devices, "
+                f"{len(self.segments)} segments, {len(self.blocks)} blocks, "
+                f"{len(self.events)} events>")
 
-def _frame_text(frame):
+
+def _frame_text(frame: Any) -> Optional[str]:
     if not isinstance(frame, dict):
         return None
     return f"{frame.get('filename', '?')}:{frame.get('line', '?')} {frame.get('name', '?')}"
 
 
-def _frames(value):
+def _frames(value: Any) -> list[Optional[str]]:
     return [_frame_text(f) for f in value] if isinstance(value, list) else []
 
 
-def _int(value, what, path):
+def _int(value: Any, what: str, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise SnapshotError(f"{what} is {value!r}, not an integer", path)
     return value
 
 
-def _segments_and_blocks(segments, path):
-    segment_rows, block_rows = [], []
+def _segments_and_blocks(segments: list[Any],
+                         path: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """One row per segment and one per block, checking the types the rows rely on."""
+    segment_rows: list[dict[str, Any]] = []
+    block_rows: list[dict[str, Any]] = []
     for index, segment in enumerate(segments):
         if not isinstance(segment, dict):
             raise SnapshotError(f"segment {index} is a {type(segment).__name__}, not a dict", path)
@@ -147,8 +159,9 @@ def _segments_and_blocks(segments, path):
     return segment_rows, block_rows
 
 
-def _events(device_traces, path):
-    rows = []
+def _events(device_traces: Any, path: str) -> list[dict[str, Any]]:
+    """One row per recorded allocator event, per device in order."""
+    rows: list[dict[str, Any]] = []
     if not isinstance(device_traces, list):
         raise SnapshotError("device_traces is not a list", path)
     for device, entries in enumerate(device_traces):
@@ -170,16 +183,18 @@ def _events(device_traces, path):
     return rows
 
 
-def _device_rows(segment_rows, block_rows, event_rows):
+def _device_rows(segment_rows: Sequence[dict[str, Any]], block_rows: Sequence[dict[str, Any]],
+                 event_rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per device: what the allocator held at the snapshot, and the peak over its events."""
     devices = sorted({r["device"] for r in segment_rows} | {r["device"] for r in event_rows})
-    out = []
+    out: list[dict[str, Any]] = []
     for device in devices:
         blocks = [b for b in block_rows if b["device"] == device]
         reserved = sum(s["total_size"] for s in segment_rows if s["device"] == device)
         allocated = sum(b["size"] for b in blocks if b["state"] == "active_allocated")
         active = sum(b["size"] for b in blocks if b["state"] != "inactive")
         inactive = [b["size"] for b in blocks if b["state"] == "inactive"]
-        row = {
+        row: dict[str, Any] = {
             "device": device,
             "reserved_bytes": reserved,
             "allocated_bytes": allocated,
@@ -192,7 +207,8 @@ def _device_rows(segment_rows, block_rows, event_rows):
             "blocks": len(blocks),
         }
         # Active memory after each event, anchored to the snapshot's active bytes at the end.
-        steps, held = [], 0
+        steps: list[int] = []
+        held = 0
         events = [e for e in event_rows if e["device"] == device]
         for e in events:
             size = e["size"] if isinstance(e["size"], int) else 0
@@ -210,7 +226,7 @@ def _device_rows(segment_rows, block_rows, event_rows):
     return out
 
 
-def load_snapshot(path):
+def load_snapshot(path: str | os.PathLike[str]) -> Snapshot:
     """Reads a PyTorch memory snapshot (``torch.cuda.memory._dump_snapshot``) into a
     :class:`Snapshot`, refusing any pickle that asks for a global (it is never executed)."""
     path = os.fspath(path)

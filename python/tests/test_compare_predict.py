@@ -72,6 +72,7 @@ def test_predict_measured_is_the_commands():
     run = cli("predict", "--format", "json", "--quiet", "--measured", MI300, H100)
     result = tm.predict(H100, measured=MI300)
     assert result.document == run.document
+    assert result.source_device == run.document["source_device"]
     assert result.evaluation["target"] == "mi300x"
     assert result.evaluation["overall"]["model_mdape"] < result.evaluation["overall"][
         "no_change_mdape"]
@@ -95,9 +96,10 @@ def test_predict_errors():
 
 def test_ops_predict_is_the_commands():
     run = cli("ops", "--format", "json", "--quiet", "--predict", "mi300x", "--top", "10", H100)
-    frame = tm.ops(H100, predict="mi300x", top=10)
-    assert_frame_is_rows(frame, run.document["rows"], "ops --predict")
-    assert frame.attrs["predict"] == run.document["predict"]
+    result = tm.ops(H100, predict="mi300x", top=10)
+    assert result.document == run.document
+    assert_frame_is_rows(result.rows, run.document["rows"], "ops --predict")
+    assert result.predict == run.document["predict"]
     with pytest.raises(ValueError, match="not predicted"):
         tm.ops(H100, predict="mi300x", by_instance=True)
     with pytest.raises(ValueError, match="calibration is for predict"):

@@ -18,14 +18,17 @@ QWEN = [SHARED_DATA / "kineto/tracelens_pairs" / f"{side}_qwen1.5-0.5b_inference
 
 def test_diff_of_traces_is_the_commands():
     run = cli("diff", "--format", "json", "--quiet", CONTROL, TEST)
-    frame = tm.diff(CONTROL, tm.load(TEST))
-    assert_frame_is_rows(frame, run.document["rows"], "diff")
-    assert frame.attrs["verdict"] == run.document["verdict"]
-    assert frame.attrs["counts"] == run.document["counts"]
+    result = tm.diff(CONTROL, tm.load(TEST))
+    assert result.document == run.document
+    assert_frame_is_rows(result.rows, run.document["rows"], "diff")
+    assert result.verdict == run.document["verdict"] == "fail"
+    assert result.counts == run.document["counts"]
+    assert result.total == run.document["total"] and result.op_total == run.document["op_total"]
     options = cli("diff", "--format", "json", "--quiet", "--threshold", "20", "--kind", "op",
                   "--top", "5", CONTROL, TEST)
-    assert_frame_is_rows(tm.diff(CONTROL, TEST, threshold_percent=20, kind="op", top=5),
+    assert_frame_is_rows(tm.diff(CONTROL, TEST, threshold_percent=20, kind="op", top=5).rows,
                          options.document["rows"], "diff options")
+    assert tm.diff(CONTROL, TEST, kind="kernel").op_total is None
     with pytest.raises(ValueError, match="kind"):
         tm.diff(CONTROL, TEST, kind="kernels")
 
@@ -37,9 +40,9 @@ def test_saved_baseline_is_the_commands_and_diffs_the_same(tmp_path):
     assert cli("baseline", "save", "--quiet", "-o", theirs, CONTROL).exit_code == 0
     assert json.loads(ours.read_text()) == json.loads(theirs.read_text())
     run = cli("diff", "--format", "json", "--quiet", theirs, TEST)
-    frame = tm.diff(ours, TEST)
-    assert_frame_is_rows(frame, run.document["rows"], "diff from a baseline")
-    assert frame.attrs["base"]["type"] == run.document["base"]["type"]
+    result = tm.diff(ours, TEST)
+    assert_frame_is_rows(result.rows, run.document["rows"], "diff from a baseline")
+    assert result.base["type"] == run.document["base"]["type"]
 
 
 def test_report_of_a_trace_without_device_work(tmp_path):

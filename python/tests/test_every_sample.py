@@ -83,16 +83,17 @@ def test_sample_as_the_command_line_reads_it(path):
     assert sorted(warned) == sorted(run.warnings())
 
     kernels = tm.kernels(trace)
-    assert_frame_is_rows(kernels, run.document["rows"], "kernels")
+    assert_frame_is_rows(kernels.rows, run.document["rows"], "kernels")
     assert_launch_table_sums_to(trace.kernels, run.document["rows"])
-    assert kernels.attrs["total_ns"] == run.document["total_ns"]
+    assert kernels.total_ns == run.document["total_ns"]
+    assert kernels.kernel_count == run.document["kernel_count"]
 
     ops = cli("ops", "--format", "json", "--quiet", path)
     assert ops.exit_code == 0, ops.stderr
     # `kernels` on the command line skips host rows (Nsight's runtime tables) and so may list
     # fewer backends; `ops` reads the input whole, as load() does.
-    assert kernels.attrs["inputs"] == ops.document["inputs"]
-    assert_frame_is_rows(tm.ops(trace), ops.document["rows"], "ops")
+    assert kernels.inputs == ops.document["inputs"]
+    assert_frame_is_rows(tm.ops(trace).rows, ops.document["rows"], "ops")
 
     timeline_run = cli("timeline", "--format", "json", "--quiet", path)
     assert timeline_run.exit_code == 0, timeline_run.stderr

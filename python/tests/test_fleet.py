@@ -78,7 +78,7 @@ def test_exact_fields_equal_the_single_process_computation(fleet, readable):
     """Count, total, min, max, mean and stddev per kernel: the command line's kernels analysis
     over all the readable files in one process; sum of squares and quantiles: recomputed here
     from every launch."""
-    rows = tm.kernels(readable)
+    rows = tm.kernels(readable).rows
     assert len(rows) == len(fleet.kernels)
     ours = fleet.kernels.set_index(["name", "backend"])
     launches = pd.concat([t.kernels[["name", "backend", "duration_ns"]].astype(

@@ -84,7 +84,9 @@ def test_job_timeline_ranks_are_the_command_lines():
     timeline = tm.timeline(tm.load_job(DLRM))
     assert timeline.document == run.document
     ranks = run.document["ranks"]
-    assert timeline.ranks.attrs["verdict"] == ranks["verdict"]
+    assert timeline.job == {k: v for k, v in ranks.items() if k != "rows"}
+    assert timeline.job is not None and timeline.job["verdict"] == ranks["verdict"]
+    assert tm.timeline(NCCL).job is None  # one input: no ranks
     assert list(timeline.ranks["wait_caused_ns"]) == [r["wait_caused_ns"] for r in ranks["rows"]]
     assert list(timeline.ranks["straggler"]) == [r["straggler"] for r in ranks["rows"]]
 
@@ -104,9 +106,10 @@ def test_as_job_insists_as_the_command_line_does():
 
 def test_analyses_take_paths_traces_and_jobs_alike():
     trace = tm.load(NCCL)
-    by_path = tm.kernels(NCCL, top=5)
-    assert by_path.equals(tm.kernels(trace, top=5)) and len(by_path) == 5
-    assert tm.kernels([trace], group_by="stream").equals(tm.kernels(trace, group_by="stream"))
+    by_path = tm.kernels(NCCL, top=5).rows
+    assert by_path.equals(tm.kernels(trace, top=5).rows) and len(by_path) == 5
+    assert tm.kernels([trace], group_by="stream").rows.equals(
+        tm.kernels(trace, group_by="stream").rows)
     with pytest.raises(ValueError, match="group_by"):
         tm.kernels(trace, group_by="colour")
     with pytest.raises(ValueError, match="backend"):

@@ -30,17 +30,23 @@ def flat(obj, prefix=""):
 @pytest.mark.parametrize("path", [NCU, QWEN_H100], ids=["ncu", "h100_qwen"])
 def test_roofline_is_the_commands(path):
     run = cli("roofline", "--format", "json", "--quiet", path)
-    frame = tm.roofline(path)
+    result = tm.roofline(path)
     assert run.document["rows"], "a sample with roofline rows"
-    assert_frame_is_rows(frame, run.document["rows"], "roofline")
-    assert frame.attrs["kernel_count"] == run.document["kernel_count"]
+    assert result.document == run.document
+    assert_frame_is_rows(result.rows, run.document["rows"], "roofline")
+    assert_frame_is_rows(result.skipped, run.document["skipped"], "roofline skipped")
+    assert result.kernel_count == run.document["kernel_count"]
 
 
 def test_occupancy_is_the_commands():
     run = cli("occupancy", "--format", "json", "--quiet", NCCL)
-    assert_frame_is_rows(tm.occupancy(NCCL), run.document["rows"], "occupancy")
+    result = tm.occupancy(NCCL)
+    assert_frame_is_rows(result.rows, run.document["rows"], "occupancy")
+    assert (result.kernel_count, result.computed_count, result.skipped) == (
+        run.document["kernel_count"], run.document["computed_count"], run.document["skipped"])
     arch = cli("occupancy", "--format", "json", "--quiet", "--arch", "sm_90", "--top", "5", NCCL)
-    assert_frame_is_rows(tm.occupancy(NCCL, arch="sm_90", top=5), arch.document["rows"], "sm_90")
+    assert_frame_is_rows(tm.occupancy(NCCL, arch="sm_90", top=5).rows, arch.document["rows"],
+                         "sm_90")
     with pytest.raises(ValueError):
         tm.occupancy(NCCL, arch="sm_1")
 
@@ -54,10 +60,12 @@ def test_findings_are_the_commands(args):
         cli_options = ["--gap", str(options["gap_us"]), "--top-items", str(options["top_items"])]
     run = cli("findings", "--format", "json", "--quiet", *cli_options, *paths)
     job = tm.load_job(paths)
-    frame = tm.findings(job, **options)
+    result = tm.findings(job, **options)
+    frame = result.rows
     assert len(frame) > 0
     assert_frame_is_rows(frame, [flat(f) for f in run.document["findings"]], "findings")
-    assert frame.attrs["total_gain_ns"] == run.document["total_gain_ns"]
+    assert_frame_is_rows(result.gain_bases, run.document["gain_bases"], "gain bases")
+    assert result.total_gain_ns == run.document["total_gain_ns"]
     assert list(frame["estimated_gain_ns"]) == sorted(frame["estimated_gain_ns"], reverse=True)
 
 
@@ -65,6 +73,7 @@ def test_memory_is_the_commands():
     run = cli("memory", "--format", "json", "--quiet", "--top", "0", QWEN_H100)
     result = tm.memory(QWEN_H100, top=0)
     assert result.document == run.document
+    assert (result.records, result.skipped) == (run.document["records"], run.document["skipped"])
     assert len(result.devices) == len(run.document["devices"]) == 2  # the GPU and the host
     for device, frame in zip(run.document["devices"],
                              [result.at_peak[result.at_peak["device"] == d["device"]]
@@ -81,6 +90,8 @@ def test_collectives_are_the_commands():
     result = tm.collectives(tm.load_job(DLRM))
     assert result.document == run.document
     assert result.job == run.document["job"] and result.job["complete"]
+    assert result.matched_by == run.document["matched_by"]
+    assert result.warnings == run.document["warnings"]
     assert_frame_is_rows(result.per_rank, run.document["per_rank"], "per_rank")
     assert_frame_is_rows(result.collectives, [flat(c) for c in run.document["collectives"]],
                          "collectives")

@@ -14,8 +14,13 @@ From a shell: ``python3 -m tensormorph.fleet TRACES... [--scheduler ADDRESS] [--
 -o fleet.html``.
 """
 
-from .._tables import _expand
-from ._partial import merge_partials
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+from .._tables import PathLike, _expand
+from ._partial import Partial, merge_partials
 from ._rank import summarize_rank
 from ._result import FleetSummary
 from ._sketch import DEFAULT_RELATIVE_ACCURACY, QuantileSketch
@@ -33,7 +38,11 @@ __all__ = ["FleetSummary", "QuantileSketch", "WORKER_MALLOC_ENVIRON", "local_clu
 WORKER_MALLOC_ENVIRON = {"MALLOC_TRIM_THRESHOLD_": 64 << 20, "MALLOC_MMAP_THRESHOLD_": 32 << 20}
 
 
-def local_cluster(n_workers, **kwargs):
+if TYPE_CHECKING:  # Dask is imported where it is used: summarising without it needs none
+    from distributed import Client, Future, LocalCluster
+
+
+def local_cluster(n_workers: int, **kwargs: Any) -> LocalCluster:
     """A distributed.LocalCluster of n_workers processes of one thread each, whose workers
     start with WORKER_MALLOC_ENVIRON."""
     import dask
@@ -46,16 +55,19 @@ def local_cluster(n_workers, **kwargs):
                             dashboard_address=None, **kwargs)
 
 
-def _tree_reduce(client, futures, fan_in):
+def _tree_reduce(client: Client, futures: list[Future], fan_in: int) -> Partial:
     """Merges the futures' Partials fan_in at a time on the workers until one is left."""
     while len(futures) > 1:
         futures = [client.submit(merge_partials, *futures[i:i + fan_in], pure=False)
                    for i in range(0, len(futures), fan_in)]
-    return futures[0].result()
+    merged: Partial = futures[0].result()
+    return merged
 
 
-def summarize(paths, client=None, threads=1, relative_accuracy=DEFAULT_RELATIVE_ACCURACY,
-              straggler_threshold_percent=10, slow_rank_threshold_percent=25, fan_in=8):
+def summarize(paths: Union[PathLike, Iterable[PathLike]], *, client: Optional[Client] = None,
+              threads: int = 1, relative_accuracy: float = DEFAULT_RELATIVE_ACCURACY,
+              straggler_threshold_percent: float = 10, slow_rank_threshold_percent: float = 25,
+              fan_in: int = 8) -> FleetSummary:
     """Summarises rank traces (files, folders of them, or globs) into a FleetSummary.
 
     client: a ``distributed.Client``; each worker task reads one trace, and the summaries merge
@@ -75,10 +87,12 @@ def summarize(paths, client=None, threads=1, relative_accuracy=DEFAULT_RELATIVE_
     if client is None:
         merged = merge_partials()
         for path in files:
-            merged.merge(summarize_rank(path, threads, relative_accuracy))
+            merged.merge(summarize_rank(path, threads=threads,
+                                        relative_accuracy=relative_accuracy))
     else:
         futures = client.map(summarize_rank, files, threads=threads,
                              relative_accuracy=relative_accuracy, pure=False)
         merged = _tree_reduce(client, futures, fan_in)
-    return FleetSummary(merged, relative_accuracy, straggler_threshold_percent,
-                        slow_rank_threshold_percent)
+    return FleetSummary.of_partial(merged, relative_accuracy=relative_accuracy,
+                                   straggler_threshold_percent=straggler_threshold_percent,
+                                   slow_rank_threshold_percent=slow_rank_threshold_percent)

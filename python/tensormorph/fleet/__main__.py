@@ -7,16 +7,23 @@ read, 1 when some could not be (they are listed; the rest is summarised), 2 for 
 when no trace could be read.
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Optional, TextIO
 
 from .. import TraceError
 from .._tables import _expand
-from . import local_cluster, summarize
+from . import FleetSummary, local_cluster, summarize
+
+if TYPE_CHECKING:
+    from distributed import LocalCluster
 
 
-def _parser():
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python3 -m tensormorph.fleet",
         description="Summarise a fleet of rank traces on Dask into an HTML report.")
@@ -42,7 +49,7 @@ def _parser():
     return parser
 
 
-def _print_summary(fleet, out):
+def _print_summary(fleet: FleetSummary, out: TextIO) -> None:
     print(f"{len(fleet.ranks)} rank traces summarised, {len(fleet.failed)} could not be read",
           file=out)
     for _, failure in fleet.failed.iterrows():
@@ -55,7 +62,8 @@ def _print_summary(fleet, out):
         print(f"  {k['total_ns'] / 1e6:12.3f} ms  {k['count']:>9,}x  {k['name'][:90]}", file=out)
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The command: its exit status (see the module's docstring)."""
     parser = _parser()
     args = parser.parse_args(argv)
     if args.workers < 1:
@@ -71,7 +79,7 @@ def main(argv=None):
     try:
         if args.scheduler:
             client = Client(args.scheduler, timeout="30s")
-            cluster = None
+            cluster: Optional[LocalCluster] = None
         else:
             cluster = local_cluster(args.workers)
             client = Client(cluster)

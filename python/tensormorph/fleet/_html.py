@@ -6,10 +6,16 @@ collectives, the kernels, and every rank's figures. Every number comes from the 
 DataFrames; the page only arranges them.
 """
 
+from __future__ import annotations
+
 import html
+from collections.abc import Container, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from ._result import FleetSummary
 
 STYLE = """
 :root { color-scheme: light dark; --fg: #1d232b; --bg: #ffffff; --muted: #5c6670;
@@ -31,17 +37,18 @@ td.name { text-align: left; max-width: 46ch; overflow: hidden; text-overflow: el
 """
 
 
-def _e(value):
+def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _ms(ns):
+def _ms(ns: Any) -> str:
+    """Nanoseconds as milliseconds with three decimals; a dash for none."""
     if ns is None or (isinstance(ns, float) and np.isnan(ns)) or ns is pd.NA:
         return "–"
     return f"{float(ns) / 1e6:,.3f}"
 
 
-def _short(name, keep=60):
+def _short(name: object, keep: int = 60) -> str:
     """The name shortened in the middle; the whole name is the cell's title."""
     name = str(name)
     if len(name) <= keep:
@@ -50,7 +57,8 @@ def _short(name, keep=60):
     return _e(name[:half] + "…" + name[-half:])
 
 
-def _table(headers, rows, text_columns=()):
+def _table(headers: Sequence[str], rows: Iterable[Sequence[str]],
+           text_columns: Container[int] = ()) -> str:
     head = "".join(f'<th class="{"text" if i in text_columns else ""}">{_e(h)}</th>'
                    for i, h in enumerate(headers))
     body = "".join("<tr>" + "".join(rows_cells) + "</tr>" for rows_cells in rows)
@@ -58,20 +66,20 @@ def _table(headers, rows, text_columns=()):
             f'</table></div>')
 
 
-def _td(value, cls=""):
+def _td(value: object, cls: str = "") -> str:
     return f'<td class="{cls}">{value}</td>'
 
 
-def _name_td(name):
+def _name_td(name: object) -> str:
     return f'<td class="name" title="{_e(name)}">{_short(name)}</td>'
 
 
-def _rank_label(row):
+def _rank_label(row: pd.Series) -> str:
     rank = row["rank"]
     return f"rank {rank}" if rank is not None and not pd.isna(rank) else str(row["path"])
 
 
-def _heatmap(fleet):
+def _heatmap(fleet: FleetSummary) -> str:
     ranks = fleet.ranks
     columns = [c for c in ranks.columns if c.startswith("category.")]
     if ranks.empty or not columns:
@@ -92,7 +100,7 @@ def _heatmap(fleet):
             "the column's largest.</p>" + _table(headers, rows, text_columns=(0, 1)))
 
 
-def _furthest_from_median(fleet, kernels=10, per_kernel=3):
+def _furthest_from_median(fleet: FleetSummary, kernels: int = 10, per_kernel: int = 3) -> str:
     if fleet.rank_kernels.empty:
         return "<p class='note'>No kernels.</p>"
     labels = {r["path"]: _rank_label(r) for _, r in fleet.ranks.iterrows()}
@@ -117,7 +125,7 @@ def _furthest_from_median(fleet, kernels=10, per_kernel=3):
                    rows, text_columns=(0, 1)))
 
 
-def _collectives(fleet, top=15):
+def _collectives(fleet: FleetSummary, top: int = 15) -> str:
     c = fleet.collectives
     if c.empty:
         return "<p class='note'>No collective was matched across ranks.</p>"
@@ -133,7 +141,7 @@ def _collectives(fleet, top=15):
                     "transfer ms", "waits ms", "last rank"], rows, text_columns=(2, 3)))
 
 
-def _kernels(fleet, top=40):
+def _kernels(fleet: FleetSummary, top: int = 40) -> str:
     rows = [[_name_td(k["name"]), _td(_e(k["backend"]), "text"), _td(f"{k['count']:,}"),
              _td(_ms(k["total_ns"])), _td(_ms(k["mean_ns"])), _td(_ms(k["stddev_ns"])),
              _td(_ms(k["median_ns"])), _td(_ms(k["p90_ns"])), _td(_ms(k["p99_ns"])),
@@ -147,7 +155,7 @@ def _kernels(fleet, top=40):
                     "p90 ms", "p99 ms", "min ms", "max ms"], rows, text_columns=(0, 1)))
 
 
-def _ranks(fleet):
+def _ranks(fleet: FleetSummary) -> str:
     gap_columns = [c for c in fleet.ranks.columns if c.startswith("idle_gaps.")]
     rows = []
     for _, r in fleet.ranks.iterrows():
@@ -170,7 +178,8 @@ def _ranks(fleet):
     return _table(headers, rows, text_columns=(0, 1))
 
 
-def render_fleet_report(fleet, title):
+def render_fleet_report(fleet: FleetSummary, title: str) -> str:
+    """The page: every section in order, from the summary's DataFrames."""
     failed = fleet.failed
     jobs = sorted({j for j in fleet.ranks.get("job", pd.Series(dtype=object)).dropna()})
     launches = int(fleet.kernels["count"].sum()) if len(fleet.kernels) else 0

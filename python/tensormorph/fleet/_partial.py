@@ -12,10 +12,15 @@ Invariants:
   merged rank of the DLRM job takes about 30 KiB (bench/run_fleet.sh's ranks, tracemalloc).
 """
 
-from collections import namedtuple
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Optional, Union
 
 from ._sketch import QuantileSketch
+
+# A kernel's key in the fleet's statistics: (name, backend).
+KernelKey = tuple[str, str]
 
 
 @dataclass
@@ -29,7 +34,8 @@ class KernelStats:
     sum_squares: int
     sketch: QuantileSketch
 
-    def merge(self, other):
+    def merge(self, other: KernelStats) -> KernelStats:
+        """Adds `other`'s launches (the same kernel's, on other ranks) to these."""
         self.count += other.count
         self.total_ns += other.total_ns
         self.min_ns = min(self.min_ns, other.min_ns)
@@ -39,27 +45,44 @@ class KernelStats:
         return self
 
 
-# One collective kernel of a rank: its keys for matching across ranks (process group and Seq;
-# stream_key = (name, the index of its stream among the rank's streams running that name, its
-# ordinal on that stream)) and its times.
-CollectiveCall = namedtuple(
-    "CollectiveCall", "name type process_group seq bytes start_ns end_ns stream_key")
+class CollectiveCall(NamedTuple):
+    """One collective kernel of a rank: its keys for matching across ranks (process group and
+    Seq; stream_key = (name, the index of its stream among the rank's streams running that name,
+    its ordinal on that stream)) and its times."""
+
+    name: str
+    type: str
+    process_group: Optional[str]
+    seq: Optional[int]
+    bytes: Optional[int]
+    start_ns: int
+    end_ns: int
+    stream_key: tuple[str, int, int]
+
+
+# A collective's key for matching: (process group, Seq), or the stream key.
+CallKey = Union[tuple[Optional[str], Optional[int]], tuple[str, int, int]]
+# A rank's collective calls with what groups them into jobs: (rank, world size, calls).
+RankCalls = tuple[Optional[int], Optional[int], list[CollectiveCall]]
+# One rank's total for one kernel: (path, (name, backend), count, total_ns).
+RankKernel = tuple[str, KernelKey, int, int]
 
 
 @dataclass
 class Partial:
-    kernels: dict = field(default_factory=dict)  # (name, backend) -> KernelStats
-    ranks: list = field(default_factory=list)    # one row (dict) per rank trace read
-    steps: list = field(default_factory=list)    # one row per step of each rank
-    # (path, (name, backend), count, total_ns) per kernel name of each rank: which ranks are far
-    # from the fleet's median for a kernel.
-    rank_kernels: list = field(default_factory=list)
-    # path -> (rank, world size, [CollectiveCall])
-    calls: dict = field(default_factory=dict)
-    failed: list = field(default_factory=list)   # {"path", "error"} per trace not read
-    peak_rss_kib: int = 0                        # the largest worker RSS seen (getrusage)
+    """The mergeable summary of some rank traces (see the module's invariants)."""
 
-    def merge(self, other):
+    kernels: dict[KernelKey, KernelStats] = field(default_factory=dict)
+    ranks: list[dict[str, Any]] = field(default_factory=list)  # one row per rank trace read
+    steps: list[dict[str, Any]] = field(default_factory=list)  # one row per step of each rank
+    # Per kernel name of each rank: which ranks are far from the fleet's median for a kernel.
+    rank_kernels: list[RankKernel] = field(default_factory=list)
+    calls: dict[str, RankCalls] = field(default_factory=dict)  # by path
+    failed: list[dict[str, str]] = field(default_factory=list)  # {"path", "error"} per trace not read
+    peak_rss_kib: int = 0  # the largest worker RSS seen (getrusage)
+
+    def merge(self, other: Partial) -> Partial:
+        """Adds `other` (the summary of other traces) to this one."""
         for key, stats in other.kernels.items():
             mine = self.kernels.get(key)
             if mine is None:
@@ -77,7 +100,7 @@ class Partial:
         return self
 
 
-def merge_partials(*partials):
+def merge_partials(*partials: Partial) -> Partial:
     """One Partial of several (a node of the merge tree)."""
     merged = Partial()
     for p in partials:

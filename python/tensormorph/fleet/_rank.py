@@ -14,19 +14,24 @@ What a rank contributes:
 * or, when the file cannot be read, its path and the error, counted in ``failed``.
 """
 
+from __future__ import annotations
+
 import json
 import resource
 import sys
 import time
 import warnings
+from collections.abc import Mapping
+from typing import Any, Optional
 
 import numpy as np
+import pandas as pd
 
 from .. import _native
 from .._errors import TraceError
-from .._tables import _load_one
-from ._partial import CollectiveCall, KernelStats, Partial
-from ._sketch import QuantileSketch
+from .._tables import PathLike, Trace, _load_one
+from ._partial import CollectiveCall, KernelKey, KernelStats, Partial
+from ._sketch import DEFAULT_RELATIVE_ACCURACY, QuantileSketch
 
 # The timeline's gap threshold for idle by cause: the command line's default (100 us).
 GAP_THRESHOLD_NS = 100_000
@@ -34,7 +39,8 @@ GAP_CAUSES = ("host_launch_delay", "synchronization", "memcpy_wait", "queued", "
               "graph_capture")
 
 
-def _kernel_stats(kernels, relative_accuracy):
+def _kernel_stats(kernels: pd.DataFrame,
+                  relative_accuracy: float) -> dict[KernelKey, KernelStats]:
     """Per (name, backend): exact moments and a sketch, from the launch table's columns."""
     if len(kernels) == 0:
         return {}
@@ -51,7 +57,7 @@ def _kernel_stats(kernels, relative_accuracy):
     minima = np.minimum.reduceat(durations, starts)
     maxima = np.maximum.reduceat(durations, starts)
     as_ints = durations.tolist()  # Python ints: exact squares at any size
-    out = {}
+    out: dict[KernelKey, KernelStats] = {}
     for g, (start, end) in enumerate(zip(starts.tolist(), ends.tolist())):
         code = int(group[start])
         name = names.categories[code // len(backends.categories)]
@@ -64,16 +70,20 @@ def _kernel_stats(kernels, relative_accuracy):
     return out
 
 
-def _busiest_device(timeline):
+def _busiest_device(timeline: Mapping[str, Any]) -> Optional[dict[str, Any]]:
+    """The timeline's device with the most busy time (ties: the first input)."""
     devices = timeline.get("devices") or []
     return max(devices, key=lambda d: (d["busy_ns"], -d["input"])) if devices else None
 
 
-def _rank_row(trace, timeline, device, categories, warned, seconds):
+def _rank_row(trace: Trace, timeline: Mapping[str, Any], device: Optional[Mapping[str, Any]],
+              categories: Mapping[str, int], warned: list[str],
+              seconds: float) -> dict[str, Any]:
+    """The rank's row in the fleet's ``ranks`` (see the module's docstring)."""
     gaps = (device or {}).get("gaps", {}).get("by_cause", {})
     steps = (device or {}).get("steps") or []
     step_ns = [s["host_ns"] for s in steps if s.get("host_ns") is not None]
-    row = {
+    row: dict[str, Any] = {
         "rank": trace.rank,
         "path": trace.path,
         "world_size": trace.world_size,
@@ -104,7 +114,7 @@ def _rank_row(trace, timeline, device, categories, warned, seconds):
     return row
 
 
-def _categories(native):
+def _categories(native: _native.Trace) -> dict[str, int]:
     """Kernel time per work category, as `compare --by category` files it (every kernel once)."""
     devices = _native.predict_targets([], "", [])
     document = json.loads(_native.compare_json([native], by="category", labels=[], top=0,
@@ -112,10 +122,10 @@ def _categories(native):
     return {c["category"]: c["sides"][0]["device_ns"] for c in document.get("categories", [])}
 
 
-def _collective_calls(trace, native):
+def _collective_calls(trace: Trace, native: _native.Trace) -> list[CollectiveCall]:
     """The rank's collective kernels with both matching keys (see _collectives.py)."""
     text, _ = _native.collectives_json([native], as_job=False, align_clocks=False)
-    calls = []
+    calls: list[dict[str, Any]] = []
     for c in json.loads(text).get("collectives", []):
         mine = c["ranks"][0]
         # Interned: a rank's calls of one kernel share its name (and pickle it once).
@@ -124,17 +134,17 @@ def _collective_calls(trace, native):
                       "bytes": mine["bytes"], "start_ns": mine["start_ns"],
                       "end_ns": mine["end_ns"]})
     if not calls:
-        return calls
+        return []
     # The stream each ran on, from the launch table, for matching by name and stream order.
     kernels = trace.kernels
     stream_of = dict(zip(zip(kernels["name"].astype(object), kernels["start_ns"]),
                          kernels["stream"]))
     for c in calls:
         c["stream"] = int(stream_of.get((c["name"], c["start_ns"]), -1))
-    streams_of_name = {}
+    streams_of_name: dict[str, set[int]] = {}
     for c in calls:
         streams_of_name.setdefault(c["name"], set()).add(c["stream"])
-    seen = {}
+    seen: dict[tuple[str, int], int] = {}
     for c in sorted(calls, key=lambda c: (c["start_ns"], c["end_ns"])):
         nth_stream = sorted(streams_of_name[c["name"]]).index(c["stream"])
         k = seen.get((c["name"], c["stream"]), 0)
@@ -145,7 +155,8 @@ def _collective_calls(trace, native):
                            end_ns=c["end_ns"], stream_key=c["stream_key"]) for c in calls]
 
 
-def summarize_rank(path, threads=1, relative_accuracy=0.01):
+def summarize_rank(path: PathLike, *, threads: int = 1,
+                   relative_accuracy: float = DEFAULT_RELATIVE_ACCURACY) -> Partial:
     """The Partial of one rank trace; a trace that cannot be read gives a Partial with its
     failure (never an exception: one bad file must not stop the fleet)."""
     started = time.monotonic()

@@ -19,9 +19,14 @@ Invariants:
   ln(10^12) / ln(gamma) ~ 1,400 buckets at a = 1 %, whatever the count.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
+from typing import Optional
 
 import numpy as np
+import numpy.typing as npt
 
 DEFAULT_RELATIVE_ACCURACY = 0.01
 
@@ -31,26 +36,26 @@ class QuantileSketch:
 
     __slots__ = ("relative_accuracy", "_log_gamma", "_gamma", "_buckets", "zeros", "count")
 
-    def __init__(self, relative_accuracy=DEFAULT_RELATIVE_ACCURACY):
+    def __init__(self, relative_accuracy: float = DEFAULT_RELATIVE_ACCURACY) -> None:
         if not 0 < relative_accuracy < 1:
             raise ValueError(f"relative_accuracy must be in (0, 1), not {relative_accuracy}")
         self.relative_accuracy = relative_accuracy
         self._gamma = (1 + relative_accuracy) / (1 - relative_accuracy)
         self._log_gamma = math.log(self._gamma)
-        self._buckets = {}  # bucket index -> count
+        self._buckets: dict[int, int] = {}  # bucket index -> count
         self.zeros = 0
         self.count = 0
 
-    def add(self, values):
+    def add(self, values: npt.ArrayLike) -> QuantileSketch:
         """Adds an array of non-negative values (int64 nanoseconds)."""
-        values = np.asarray(values)
-        if values.size == 0:
+        array = np.asarray(values)
+        if array.size == 0:
             return self
-        if (values < 0).any():
+        if (array < 0).any():
             raise ValueError("a duration sketch holds values >= 0")
-        positive = values[values > 0].astype(np.float64)
-        self.zeros += int(values.size - positive.size)
-        self.count += int(values.size)
+        positive = array[array > 0].astype(np.float64)
+        self.zeros += int(array.size - positive.size)
+        self.count += int(array.size)
         if positive.size:
             indexes = np.ceil(np.log(positive) / self._log_gamma).astype(np.int64)
             found, counts = np.unique(indexes, return_counts=True)
@@ -59,7 +64,7 @@ class QuantileSketch:
                 buckets[index] = buckets.get(index, 0) + count
         return self
 
-    def merge(self, other):
+    def merge(self, other: QuantileSketch) -> QuantileSketch:
         """Adds `other`'s counts (a sketch of the same accuracy) to this one."""
         if other.relative_accuracy != self.relative_accuracy:
             raise ValueError("sketches of different accuracy do not merge")
@@ -70,9 +75,9 @@ class QuantileSketch:
         self.count += other.count
         return self
 
-    def _order_statistics(self, ranks):
+    def _order_statistics(self, ranks: Sequence[int]) -> list[float]:
         """The estimates of the 0-based order statistics `ranks` (ascending)."""
-        out = []
+        out: list[float] = []
         wanted = iter(ranks)
         rank = next(wanted, None)
         seen = self.zeros
@@ -88,21 +93,23 @@ class QuantileSketch:
                 break
         return out
 
-    def quantiles(self, qs):
+    def quantiles(self, qs: Sequence[float]) -> list[Optional[float]]:
         """numpy.quantile(values, q)'s estimates for each q in `qs` (None when empty)."""
         if self.count == 0:
             return [None] * len(qs)
         positions = [q * (self.count - 1) for q in qs]
         ranks = sorted({r for h in positions for r in (math.floor(h), math.ceil(h))})
         value = dict(zip(ranks, self._order_statistics(ranks)))
-        out = []
+        out: list[Optional[float]] = []
         for h in positions:
             low, high = math.floor(h), math.ceil(h)
             out.append(value[low] + (h - low) * (value[high] - value[low]))
         return out
 
-    def quantile(self, q):
+    def quantile(self, q: float) -> Optional[float]:
+        """numpy.quantile(values, q)'s estimate (None when empty)."""
         return self.quantiles([q])[0]
 
-    def bucket_count(self):
+    def bucket_count(self) -> int:
+        """The buckets held (the zeros' included): the sketch's size."""
         return len(self._buckets) + (1 if self.zeros else 0)
