@@ -155,7 +155,8 @@ def timeline(traces: Traces, *, gap_us: float = 100, straggler_threshold_percent
     if gap_us < 0:
         raise ValueError(f"gap_us must be 0 or more, not {gap_us}")
     document = json.loads(_native.timeline_json(
-        natives, min_gap_ns=round(gap_us * 1000), straggler_threshold_percent=straggler_threshold_percent,
+        natives, min_gap_ns=round(gap_us * 1000),
+        straggler_threshold_percent=straggler_threshold_percent,
         queue_limit=queue_limit, as_job=job_insists if as_job is None else as_job))
     return Timeline.from_document(document)
 

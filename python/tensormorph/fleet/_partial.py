@@ -78,7 +78,7 @@ class Partial:
     # Per kernel name of each rank: which ranks are far from the fleet's median for a kernel.
     rank_kernels: list[RankKernel] = field(default_factory=list)
     calls: dict[str, RankCalls] = field(default_factory=dict)  # by path
-    failed: list[dict[str, str]] = field(default_factory=list)  # {"path", "error"} per trace not read
+    failed: list[dict[str, str]] = field(default_factory=list)  # {"path", "error"} per unread
     peak_rss_kib: int = 0  # the largest worker RSS seen (getrusage)
 
     def merge(self, other: Partial) -> Partial:
