@@ -152,6 +152,14 @@ int PrintError(const std::string& path, const Status& status) {
   if (status.position().line > 0) {
     where += fmt::format(":{}:{}", status.position().line, status.position().column);
   }
+  // A bug of ours, not the input's: said so, with the exit code of an input that cannot be read.
+  if (status.code() == StatusCode::kInternal) {
+    const std::string_view prefix = "internal error: ";
+    return PrintError(kExitUnreadable, fmt::format("{}{}: {}", prefix, where,
+                                                   status.message().starts_with(prefix)
+                                                       ? status.message().substr(prefix.size())
+                                                       : status.message()));
+  }
   return PrintError(status.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitUnreadable,
                     fmt::format("{}: {}", where, status.message()));
 }

@@ -72,7 +72,8 @@ int PrintError(int exit_code, std::string_view message, std::string_view usage_o
 void PrintWarning(std::string_view message);
 void PrintNote(std::string_view message);
 // A Status as an error about `path` ("FILE[:LINE:COL]: message"); kInvalidArgument is a usage
-// error (kExitUsage), any other failure kExitUnreadable.
+// error (kExitUsage), any other failure kExitUnreadable; kInternal (a bug) is "internal error:
+// FILE: message", also kExitUnreadable.
 int PrintError(const std::string& path, const Status& status);
 
 // Writes a finished output to `path` (stdout when empty). Called with the whole text, so the file

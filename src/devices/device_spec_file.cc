@@ -132,7 +132,7 @@ struct EntryReader {
                     R"(the built-in table gives {"value", "confidence", "source" or "cite"})");
       }
       double x = v.is_number() ? v.get<double>() : NAN;
-      if (Status s = positive(x, v); !s.ok()) return s;
+      TM_RETURN_IF_ERROR(positive(x, v));
       *out = Figure{x, Confidence::kSpecFile, default_source};
       return Status::Ok();
     }
@@ -147,7 +147,7 @@ struct EntryReader {
                       static_cast<int>(v.contains("pcie_x16"));
     if (given != 1) return Fail(field, "give exactly one of value, gib, mib, pcie_x16");
     std::string source = default_source;
-    if (Status s = SourceText(v, field, "source", "cite", &source); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(SourceText(v, field, "source", "cite", &source));
     if (built_in && !v.contains("source") && !v.contains("cite")) {
       return Fail(field, "every figure of the built-in table names its source or cite");
     }
@@ -187,7 +187,7 @@ struct EntryReader {
     double x = NAN;
     if (auto it = v.find("value"); it != v.end()) {
       x = it->is_number() ? it->get<double>() : NAN;
-      if (Status s = positive(x, *it); !s.ok()) return s;
+      TM_RETURN_IF_ERROR(positive(x, *it));
     } else {
       const bool gib = v.contains("gib");
       const json& amount = gib ? v["gib"] : v["mib"];
@@ -196,7 +196,7 @@ struct EntryReader {
       }
       x = amount.is_number() ? amount.get<double>() * (gib ? kKiB * kKiB * kKiB : kKiB * kKiB)
                              : NAN;
-      if (Status s = positive(x, amount); !s.ok()) return s;
+      TM_RETURN_IF_ERROR(positive(x, amount));
     }
     Confidence confidence = Confidence::kSpecFile;
     if (auto it = v.find("confidence"); it != v.end()) {
@@ -263,16 +263,13 @@ Status ApplyEntry(const json& entry, const std::string& where, Document* doc,
   for (TextField f :
        {TextField{"name", &spec.name}, TextField{"vendor", &spec.vendor},
         TextField{"architecture", &spec.architecture}, TextField{"notes", &spec.notes}}) {
-    if (Status s = text(f.name, f.target); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(text(f.name, f.target));
   }
   spec.architecture = NormalizeArchitecture(spec.architecture);
-  if (Status s = text("source", &r.default_source); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(text("source", &r.default_source));
   if (r.default_source.empty()) return r.Fail("source", "expected a non-empty string");
-  if (Status s = r.SourceText(entry, "identity", "identity_source", "identity_cite",
-                              &spec.identity_source);
-      !s.ok()) {
-    return s;
-  }
+  TM_RETURN_IF_ERROR(
+      r.SourceText(entry, "identity", "identity_source", "identity_cite", &spec.identity_source));
   if (auto it = entry.find("backend"); it != entry.end()) {
     std::optional<Backend> backend =
         it->is_string() ? ParseBackend(it->get<std::string>()) : std::nullopt;
@@ -324,7 +321,7 @@ Status ApplyEntry(const json& entry, const std::string& where, Document* doc,
       continue;
     }
     Figure figure;
-    if (Status s = r.ReadFigure(*it, metric, &figure); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(r.ReadFigure(*it, metric, &figure));
     if (sources && sources->contains(MetricName(metric))) {
       figure.source = (*sources)[MetricName(metric)].get<std::string>();
     }
@@ -407,9 +404,8 @@ StatusOr<std::vector<DeviceSpec>> ApplySpecDocument(std::string_view text, const
   }
   std::set<std::string> seen;
   for (size_t i = 0; i < list->size(); ++i) {
-    Status s =
-        ApplyEntry((*list)[i], fmt::format("{}: devices[{}]", path, i), &document, &base, &seen);
-    if (!s.ok()) return s;
+    TM_RETURN_IF_ERROR(
+        ApplyEntry((*list)[i], fmt::format("{}: devices[{}]", path, i), &document, &base, &seen));
   }
   if (origin == SpecOrigin::kBuiltInTable && document.sources != nullptr) {
     for (const auto& [id, value] : document.sources->items()) {

@@ -197,40 +197,38 @@ Status InputTooLarge(uint64_t limit, bool decompressed) {
 StatusOr<std::unique_ptr<BlockReader>> BlockReader::Open(const std::string& path,
                                                          uint64_t max_content_bytes) {
   uint64_t size = 0;
-  StatusOr<File> file = OpenFile(path, &size);
-  if (!file.ok()) return file.status();
+  TM_ASSIGN_OR_RETURN(File file, OpenFile(path, &size));
   std::unique_ptr<BlockReader> reader;
-  if (HasGzipMagic(file->get())) {
-    reader = std::make_unique<GzipReader>(std::move(file).value(), size, max_content_bytes);
+  if (HasGzipMagic(file.get())) {
+    reader = std::make_unique<GzipReader>(std::move(file), size, max_content_bytes);
   } else {
     if (max_content_bytes > 0 && size > max_content_bytes) {
       return InputTooLarge(max_content_bytes, false);
     }
-    reader = std::make_unique<PlainReader>(std::move(file).value(), size, max_content_bytes);
+    reader = std::make_unique<PlainReader>(std::move(file), size, max_content_bytes);
   }
   return reader;
 }
 
 StatusOr<std::string> ReadContent(const std::string& path, uint64_t max_content_bytes,
                                   std::string* warning) {
-  StatusOr<std::unique_ptr<BlockReader>> reader = BlockReader::Open(path, max_content_bytes);
-  if (!reader.ok()) return reader.status();
+  TM_ASSIGN_OR_RETURN(std::unique_ptr<BlockReader> reader,
+                      BlockReader::Open(path, max_content_bytes));
   std::string text;
-  if (!(*reader)->compressed()) text.reserve((*reader)->file_size());  // one allocation
+  if (!reader->compressed()) text.reserve(reader->file_size());  // one allocation
   std::vector<char> block;
-  while ((*reader)->Next(&block)) text.append(block.data(), block.size());
-  if (!(*reader)->status().ok()) return (*reader)->status();
-  *warning = (*reader)->warning();
+  while (reader->Next(&block)) text.append(block.data(), block.size());
+  TM_RETURN_IF_ERROR(reader->status());
+  *warning = reader->warning();
   return text;
 }
 
 StatusOr<std::string> ReadHead(const std::string& path, size_t max_bytes) {
-  StatusOr<std::unique_ptr<BlockReader>> reader = BlockReader::Open(path);
-  if (!reader.ok()) return reader.status();
+  TM_ASSIGN_OR_RETURN(std::unique_ptr<BlockReader> reader, BlockReader::Open(path));
   std::string head;
   std::vector<char> block;
   uint64_t leading_space = 0;  // not part of the head: formats are told apart by what follows
-  while (head.size() < max_bytes && (*reader)->Next(&block)) {
+  while (head.size() < max_bytes && reader->Next(&block)) {
     size_t i = 0;
     if (head.empty()) {
       while (i < block.size() &&
@@ -246,9 +244,9 @@ StatusOr<std::string> ReadHead(const std::string& path, size_t max_bytes) {
     head.append(block.data() + i, std::min(block.size() - i, max_bytes - head.size()));
   }
   if (head.empty()) {
-    if (!(*reader)->status().ok()) return (*reader)->status();
-    if (!(*reader)->warning().empty()) {
-      return UnreadableInput("no content could be read: " + (*reader)->warning());
+    TM_RETURN_IF_ERROR(reader->status());
+    if (!reader->warning().empty()) {
+      return UnreadableInput("no content could be read: " + reader->warning());
     }
     if (leading_space > 0) return UnreadableInput("the file holds only whitespace");
   }

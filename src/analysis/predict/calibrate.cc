@@ -79,9 +79,8 @@ StatusOr<Calibration> Calibrate(const std::vector<const LinkedTrace*>& traces,
   Calibration calibration;
   std::vector<TraceSource> sources;
   for (const LinkedTrace* linked : traces) {
-    StatusOr<TraceSource> source = SourceOf(*linked, devices);
-    if (!source.ok()) return source.status();
-    sources.push_back(std::move(source).value());
+    TM_ASSIGN_OR_RETURN(TraceSource source, SourceOf(*linked, devices));
+    sources.push_back(std::move(source));
     const TraceSource& s = sources.back();
     CalibrationSource out;
     out.path = linked->trace().path;

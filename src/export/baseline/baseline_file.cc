@@ -53,9 +53,8 @@ StatusOr<std::optional<Baseline>> ReadBaselineFile(const std::string& path) {
   std::ostringstream rest;
   rest << file.rdbuf();
   const std::string text = head + rest.str();
-  StatusOr<Baseline> baseline = ParseBaseline(text);
-  if (!baseline.ok()) return baseline.status();
-  return std::optional<Baseline>(std::move(baseline).value());
+  TM_ASSIGN_OR_RETURN(Baseline baseline, ParseBaseline(text));
+  return std::optional<Baseline>(std::move(baseline));
 }
 
 Status WriteBaselineFile(const std::string& path, const Baseline& baseline) {

@@ -43,9 +43,8 @@ class Checker {
   }
 
   Status Int(const json& object, const std::string& pointer, const char* key, int64_t* out) const {
-    StatusOr<const json*> value = Member(object, pointer, key);
-    if (!value.ok()) return value.status();
-    return IntValue(**value, pointer + "/" + key, out);
+    TM_ASSIGN_OR_RETURN(const json* value, Member(object, pointer, key));
+    return IntValue(*value, pointer + "/" + key, out);
   }
 
   Status IntValue(const json& value, const std::string& pointer, int64_t* out) const {
@@ -61,41 +60,38 @@ class Checker {
 
   Status String(const json& object, const std::string& pointer, const char* key,
                 std::string* out) const {
-    StatusOr<const json*> value = Member(object, pointer, key);
-    if (!value.ok()) return value.status();
-    if (!(*value)->is_string()) {
+    TM_ASSIGN_OR_RETURN(const json* value, Member(object, pointer, key));
+    if (!value->is_string()) {
       return Fail(pointer + "/" + key, fmt::format("{}/{} must be a string, not {}", Where(pointer),
-                                                   key, Describe(**value)));
+                                                   key, Describe(*value)));
     }
-    *out = (*value)->get<std::string>();
+    *out = value->get<std::string>();
     return Status::Ok();
   }
 
   StatusOr<const json*> Typed(const json& object, const std::string& pointer, const char* key,
                               json::value_t type) const {
-    StatusOr<const json*> value = Member(object, pointer, key);
-    if (!value.ok()) return value;
-    if ((*value)->type() != type) {
+    TM_ASSIGN_OR_RETURN(const json* value, Member(object, pointer, key));
+    if (value->type() != type) {
       return Fail(
           pointer + "/" + key,
           fmt::format("{}/{} must be {}, not {}", Where(pointer), key,
-                      type == json::value_t::array ? "an array" : "an object", Describe(**value)));
+                      type == json::value_t::array ? "an array" : "an object", Describe(*value)));
     }
     return value;
   }
 
   Status Integers(const json& object, const std::string& pointer, const char* key, size_t length,
                   std::vector<int64_t>* out) const {
-    StatusOr<const json*> array = Typed(object, pointer, key, json::value_t::array);
-    if (!array.ok()) return array.status();
+    TM_ASSIGN_OR_RETURN(const json* array, Typed(object, pointer, key, json::value_t::array));
     const std::string here = pointer + "/" + key;
-    if ((*array)->size() != length) {
+    if (array->size() != length) {
       return Fail(here, fmt::format("{} has {} values, but the baseline has {} steps", Where(here),
-                                    (*array)->size(), length));
+                                    array->size(), length));
     }
     for (size_t i = 0; i < length; ++i) {
       int64_t v = 0;
-      if (Status s = IntValue((**array)[i], here + "/" + std::to_string(i), &v); !s.ok()) return s;
+      TM_RETURN_IF_ERROR(IntValue((*array)[i], here + "/" + std::to_string(i), &v));
       out->push_back(v);
     }
     return Status::Ok();
@@ -123,13 +119,13 @@ Status ReadRow(const Checker& c, const json& item, const std::string& pointer, P
   }
   row->kind = kind;
   std::string backend;
-  if (Status s = c.String(item, pointer, "name", &row->name); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(c.String(item, pointer, "name", &row->name));
   // Baselines saved before kernel names were demangled carry them mangled: read them the way
   // traces now show them, so that a diff matches the same kernel.
   if (kind == ProfileRowKind::kKernel) {
     if (std::optional<std::string> readable = DemangleItanium(row->name)) row->name = *readable;
   }
-  if (Status s = c.String(item, pointer, "backend", &backend); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(c.String(item, pointer, "backend", &backend));
   const std::optional<Backend> parsed = ParseBackend(backend);
   if (!parsed) {
     return c.Fail(pointer + "/backend",
@@ -140,12 +136,11 @@ Status ReadRow(const Checker& c, const json& item, const std::string& pointer, P
   row->backend = *parsed;
   int64_t count = 0;
   const bool is_op = kind == ProfileRowKind::kOp;
-  if (Status s = c.Int(item, pointer, is_op ? "calls" : "count", &count); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(c.Int(item, pointer, is_op ? "calls" : "count", &count));
   row->count = static_cast<uint64_t>(count);
-  if (Status s = c.Int(item, pointer, is_op ? "host_ns" : "total_ns", &row->total_ns); !s.ok())
-    return s;
+  TM_RETURN_IF_ERROR(c.Int(item, pointer, is_op ? "host_ns" : "total_ns", &row->total_ns));
   if (is_op) {
-    if (Status s = c.Int(item, pointer, "device_ns", &row->device_ns); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(c.Int(item, pointer, "device_ns", &row->device_ns));
   }
   if (steps == 0) return Status::Ok();
   return c.Integers(item, pointer, "step_totals_ns", steps, &row->step_totals_ns);
@@ -153,12 +148,11 @@ Status ReadRow(const Checker& c, const json& item, const std::string& pointer, P
 
 Status ReadRows(const Checker& c, const json& doc, const char* key, ProfileRowKind kind,
                 size_t steps, std::vector<ProfileRow>* rows) {
-  StatusOr<const json*> array = c.Typed(doc, "", key, json::value_t::array);
-  if (!array.ok()) return array.status();
-  for (size_t i = 0; i < (*array)->size(); ++i) {
+  TM_ASSIGN_OR_RETURN(const json* array, c.Typed(doc, "", key, json::value_t::array));
+  for (size_t i = 0; i < array->size(); ++i) {
     ProfileRow row;
     const std::string pointer = fmt::format("/{}/{}", key, i);
-    if (Status s = ReadRow(c, (**array)[i], pointer, kind, steps, &row); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(ReadRow(c, (*array)[i], pointer, kind, steps, &row));
     rows->push_back(std::move(row));
   }
   // Demangled names may sort elsewhere; rows stay in (name, backend) order.
@@ -170,7 +164,7 @@ Status ReadRows(const Checker& c, const json& doc, const char* key, ProfileRowKi
 
 Status CheckSchema(const Checker& c, const json& doc) {
   std::string schema;
-  if (Status s = c.String(doc, "", "schema", &schema); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(c.String(doc, "", "schema", &schema));
   if (schema == kBaselineSchema) return Status::Ok();
   if (schema.rfind("tensormorph.baseline/", 0) == 0) {
     return c.Fail("/schema", fmt::format("unsupported baseline version \"{}\"; this tensormorph "
@@ -187,56 +181,48 @@ Status ReadDocument(const Checker& c, const json& doc, Baseline* b) {
     return c.Fail(
         "", fmt::format("the document must be a JSON object, not {}", Checker::Describe(doc)));
   }
-  if (Status s = CheckSchema(c, doc); !s.ok()) return s;
-  if (Status s = c.String(doc, "", "created_by", &b->created_by); !s.ok()) return s;
-  StatusOr<const json*> inputs = c.Typed(doc, "", "inputs", json::value_t::array);
-  if (!inputs.ok()) return inputs.status();
-  for (size_t i = 0; i < (*inputs)->size(); ++i) {
-    const json& item = (**inputs)[i];
+  TM_RETURN_IF_ERROR(CheckSchema(c, doc));
+  TM_RETURN_IF_ERROR(c.String(doc, "", "created_by", &b->created_by));
+  TM_ASSIGN_OR_RETURN(const json* inputs, c.Typed(doc, "", "inputs", json::value_t::array));
+  for (size_t i = 0; i < inputs->size(); ++i) {
+    const json& item = (*inputs)[i];
     const std::string pointer = fmt::format("/inputs/{}", i);
     BaselineInput input;
     if (!item.is_object()) return c.Fail(pointer, pointer + " must be an object");
-    if (Status s = c.String(item, pointer, "path", &input.path); !s.ok()) return s;
-    if (Status s = c.String(item, pointer, "format", &input.format); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(c.String(item, pointer, "path", &input.path));
+    TM_RETURN_IF_ERROR(c.String(item, pointer, "format", &input.format));
     if (auto rank = item.find("rank"); rank != item.end() && !rank->is_null()) {
       int64_t value = 0;
-      if (Status s = c.IntValue(*rank, pointer + "/rank", &value); !s.ok()) return s;
+      TM_RETURN_IF_ERROR(c.IntValue(*rank, pointer + "/rank", &value));
       input.rank = value;
     }
     b->inputs.push_back(std::move(input));
   }
   int64_t steps = 0;
-  if (Status s = c.Int(doc, "", "steps", &steps); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(c.Int(doc, "", "steps", &steps));
   if (doc.contains("step_numbers")) {
-    if (Status s = c.Integers(doc, "", "step_numbers", steps, &b->step_numbers); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(c.Integers(doc, "", "step_numbers", steps, &b->step_numbers));
   } else {
     for (int64_t i = 0; i < steps; ++i) b->step_numbers.push_back(i);
   }
   const auto n = static_cast<size_t>(steps);
-  if (Status s = ReadRows(c, doc, "kernels", ProfileRowKind::kKernel, n, &b->kernels); !s.ok())
-    return s;
-  if (Status s = ReadRows(c, doc, "ops", ProfileRowKind::kOp, n, &b->ops); !s.ok()) return s;
-  StatusOr<const json*> total = c.Typed(doc, "", "total", json::value_t::object);
-  if (!total.ok()) return total.status();
+  TM_RETURN_IF_ERROR(ReadRows(c, doc, "kernels", ProfileRowKind::kKernel, n, &b->kernels));
+  TM_RETURN_IF_ERROR(ReadRows(c, doc, "ops", ProfileRowKind::kOp, n, &b->ops));
+  TM_ASSIGN_OR_RETURN(const json* total, c.Typed(doc, "", "total", json::value_t::object));
   int64_t kernel_count = 0, op_calls = 0;
-  if (Status s = c.Int(**total, "/total", "kernel_ns", &b->kernel_ns); !s.ok()) return s;
-  if (Status s = c.Int(**total, "/total", "kernel_count", &kernel_count); !s.ok()) return s;
-  if (Status s = c.Int(**total, "/total", "op_host_ns", &b->op_host_ns); !s.ok()) return s;
-  if (Status s = c.Int(**total, "/total", "op_calls", &op_calls); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(c.Int(*total, "/total", "kernel_ns", &b->kernel_ns));
+  TM_RETURN_IF_ERROR(c.Int(*total, "/total", "kernel_count", &kernel_count));
+  TM_RETURN_IF_ERROR(c.Int(*total, "/total", "op_host_ns", &b->op_host_ns));
+  TM_RETURN_IF_ERROR(c.Int(*total, "/total", "op_calls", &op_calls));
   b->kernel_count = static_cast<uint64_t>(kernel_count);
   b->op_calls = static_cast<uint64_t>(op_calls);
   if (doc.contains("timestamp_resolution_ns")) {  // written since quantized clocks are read
-    if (Status s = c.Int(doc, "", "timestamp_resolution_ns", &b->timestamp_resolution_ns);
-        !s.ok()) {
-      return s;
-    }
+    TM_RETURN_IF_ERROR(c.Int(doc, "", "timestamp_resolution_ns", &b->timestamp_resolution_ns));
   }
-  if (total.value()->contains("kernel_span_ns")) {  // written since diff compares spans
-    if (Status s = c.Int(**total, "/total", "kernel_span_ns", &b->kernel_span_ns); !s.ok()) {
-      return s;
-    }
+  if (total->contains("kernel_span_ns")) {  // written since diff compares spans
+    TM_RETURN_IF_ERROR(c.Int(*total, "/total", "kernel_span_ns", &b->kernel_span_ns));
   }
-  if (n > 0) return c.Integers(**total, "/total", "step_kernel_ns", n, &b->step_kernel_ns);
+  if (n > 0) return c.Integers(*total, "/total", "step_kernel_ns", n, &b->step_kernel_ns);
   return Status::Ok();
 }
 
@@ -312,7 +298,7 @@ StatusOr<Baseline> ParseBaseline(std::string_view text) {
         fmt::format("baseline is not readable JSON: {}", ParseErrorReason(e.what())));
   }
   Baseline baseline;
-  if (Status s = ReadDocument(Checker(text), doc, &baseline); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(ReadDocument(Checker(text), doc, &baseline));
   return baseline;
 }
 

@@ -8,7 +8,7 @@ namespace tensormorph {
 Status ChromeJsonExporter::Export(const LinkedTrace& linked, const std::string& output_path) const {
   const Trace& trace = linked.trace();
   chrome_json::JsonFileWriter out(output_path);
-  if (Status opened = out.Open(); !opened.ok()) return opened;
+  TM_RETURN_IF_ERROR(out.Open());
   chrome_json::EventWriter events(trace, &out);
   events.WriteHeader();
   events.WriteNameEvents();

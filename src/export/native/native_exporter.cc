@@ -26,7 +26,7 @@ Status NativeExporter::Export(const LinkedTrace& linked, const std::string& outp
   }
   Status written = WriteNativeTrace(trace, layout_, file, output_path);
   const bool closed = std::fclose(file) == 0;
-  if (!written.ok()) return written;
+  TM_RETURN_IF_ERROR(written);
   if (!closed) {
     return Status(StatusCode::kIoError,
                   fmt::format("cannot write {}: {}", output_path, std::strerror(errno)));

@@ -317,7 +317,7 @@ class Writer {
 Status PerfettoExporter::Export(const LinkedTrace& linked, const std::string& output_path) const {
   const Trace& trace = linked.trace();
   perfetto_export::PacketStream out(output_path);
-  if (Status opened = out.Open(); !opened.ok()) return opened;
+  TM_RETURN_IF_ERROR(out.Open());
   Writer(trace, &out).Run();
   return out.Finish();
 }

@@ -21,7 +21,7 @@ void RemoveIfPresent(const std::string& path) {
 Status WriteDatabase(const LinkedTrace& linked, const std::string& path) {
   const Trace& trace = linked.trace();
   sqlite_export::Database db(path);
-  if (Status opened = db.Open(); !opened.ok()) return opened;
+  TM_RETURN_IF_ERROR(db.Open());
   // One connection on one thread: no mutexes (NOMUTEX at open); a 64 MiB page cache keeps the
   // B-tree pages being appended to in memory instead of reading them back from the file; index
   // sorts may use helper threads.
@@ -56,6 +56,7 @@ Status SqliteExporter::Export(const LinkedTrace& linked, const std::string& outp
   RemoveIfPresent(
       temp_path);  // a leftover from an interrupted export would be opened, not replaced
   if (Status written = WriteDatabase(linked, temp_path); !written.ok()) {
+    // By hand: the temporary file goes, and the message names the output path instead.
     RemoveIfPresent(temp_path);
     return {written.code(), written.message().starts_with(temp_path)
                                 ? output_path + written.message().substr(temp_path.size())

@@ -131,9 +131,8 @@ int ChromeImporter::Sniff(std::string_view head) const {
 
 StatusOr<Trace> ChromeImporter::Import(const Input& input, const ImportOptions& options) const {
   const std::string& path = input.path();
-  StatusOr<std::unique_ptr<BlockReader>> opened = input.Blocks();
-  if (!opened.ok()) return opened.status();
-  BlockReader& reader = **opened;
+  TM_ASSIGN_OR_RETURN(std::unique_ptr<BlockReader> opened, input.Blocks());
+  BlockReader& reader = *opened;
 
   Trace trace;
   trace.path = path;
@@ -199,8 +198,7 @@ StatusOr<Trace> ChromeImporter::Import(const Input& input, const ImportOptions& 
                            " (out of memory? try --threads 1, or a machine with more memory)");
   }
 
-  StatusOr<TopLevelMetadata> meta = ParseTopLevelMetadata(splitter.metadata_json());
-  if (!meta.ok()) return meta.status();
+  TM_ASSIGN_OR_RETURN(TopLevelMetadata meta, ParseTopLevelMetadata(splitter.metadata_json()));
   if (!reader.warning().empty()) trace.warnings.push_back(reader.warning());
   if (splitter.truncated_bytes() > 0) {
     trace.warnings.push_back(fmt::format(
@@ -209,9 +207,9 @@ StatusOr<Trace> ChromeImporter::Import(const Input& input, const ImportOptions& 
         splitter.truncated_bytes()));
   }
   for (const std::string& note : splitter.notes()) trace.warnings.push_back(note);
-  for (const std::string& w : meta->warnings) trace.warnings.push_back(w);
+  for (const std::string& w : meta.warnings) trace.warnings.push_back(w);
   AddEventWarnings(path, merged.warnings, &trace);
-  FinalizeTrace(*meta, merged, &trace);
+  FinalizeTrace(meta, merged, &trace);
   return trace;
 }
 

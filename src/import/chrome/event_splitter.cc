@@ -78,8 +78,7 @@ Status EventSplitter::Feed(const char* data, size_t size, std::vector<EventChunk
       }
       case Mode::kTopLevel: {
         size_t consumed = 0;
-        Status status = FeedTopLevel(data + pos, size - pos, &consumed);
-        if (!status.ok()) return status;
+        TM_RETURN_IF_ERROR(FeedTopLevel(data + pos, size - pos, &consumed));
         pos += consumed;
         content_offset_ += consumed;
         if (mode_ == Mode::kEvents) StartChunk(nullptr, 0, content_offset_);

@@ -130,7 +130,7 @@ Status FieldReader::Dim(value& v, std::string_view key, Dim3* out) const {
     if (std::move(element).get(item)) return JsonError(element.error(), Where(v));
     if (count == 3) return Error(item, key, "must have at most 3 dimensions");
     uint64_t n = 0;
-    if (Status s = UInt(item, key, UINT32_MAX, &n); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(UInt(item, key, UINT32_MAX, &n));
     dims[count++] = static_cast<uint32_t>(n);
   }
   if (count == 0) {

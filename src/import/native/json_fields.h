@@ -74,7 +74,7 @@ Status ForEachMember(simdjson::ondemand::object& object, const FieldReader& fiel
     std::string_view key;
     if (auto error = field.unescaped_key().get(key)) return fields.JsonError(error, nullptr);
     value v = field.value();
-    if (Status s = fn(key, v); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(fn(key, v));
   }
   return Status::Ok();
 }

@@ -77,7 +77,7 @@ Status ReadTopLevelText(std::string_view text, size_t capacity, simdjson::ondema
     if (s.ok() && TrailingContent(doc, &trailing)) {
       s = fields.ErrorAt(trailing, "not valid JSON: more text after the top-level object");
     }
-    if (!s.ok()) return LocateSyntaxError(s, text, fields);
+    if (!s.ok()) return LocateSyntaxError(s, text, fields);  // by hand: adds the position
     if (pass == TablePass::kHeaderDevicesTracks && !assembler->saw_schema()) {
       return MissingSchema(fields, text.data());
     }
@@ -133,9 +133,8 @@ bool Blank(std::string_view line) {
 
 StatusOr<Trace> NativeImporter::Import(const Input& input, const ImportOptions& options) const {
   const std::string& path = input.path();
-  StatusOr<std::unique_ptr<BlockReader>> opened = input.Blocks();
-  if (!opened.ok()) return opened.status();
-  BlockReader& reader = **opened;
+  TM_ASSIGN_OR_RETURN(std::unique_ptr<BlockReader> opened, input.Blocks());
+  BlockReader& reader = *opened;
   auto progress = [&] {
     if (options.progress) options.progress(reader.file_bytes_consumed(), reader.file_size());
   };
@@ -156,7 +155,7 @@ StatusOr<Trace> NativeImporter::Import(const Input& input, const ImportOptions& 
       from = newline + 1;
     }
   }
-  if (!more && !reader.status().ok()) return reader.status();
+  if (!more) TM_RETURN_IF_ERROR(reader.status());
   const std::string_view first_line = std::string_view(text).substr(
       0, first_line_end == std::string::npos ? text.size() : first_line_end);
   if (Blank(first_line)) return UnreadableInput("the file is empty", SourcePosition{1, 1});
@@ -169,13 +168,11 @@ StatusOr<Trace> NativeImporter::Import(const Input& input, const ImportOptions& 
       text.append(block.data(), block.size());
       progress();
     }
-    if (!reader.status().ok()) return reader.status();
+    TM_RETURN_IF_ERROR(reader.status());
     text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
     const std::string_view whole(text);
     FieldReader fields([whole](const char* at) { return PositionIn(whole, at); }, "header");
-    if (Status s = ReadTopLevelText(whole, text.capacity(), parser, fields, &assembler); !s.ok()) {
-      return s;
-    }
+    TM_RETURN_IF_ERROR(ReadTopLevelText(whole, text.capacity(), parser, fields, &assembler));
   } else {
     // NDJSON: the header line, then one record per line, streamed.
     std::vector<char> line_buffer;
@@ -206,36 +203,33 @@ StatusOr<Trace> NativeImporter::Import(const Input& input, const ImportOptions& 
     size_t consumed = 0;
     auto drain = [&]() -> Status {
       for (size_t newline; (newline = text.find('\n', consumed)) != std::string::npos;) {
-        if (Status s = handle_line(std::string_view(text).substr(consumed, newline - consumed));
-            !s.ok()) {
-          return s;
-        }
+        TM_RETURN_IF_ERROR(
+            handle_line(std::string_view(text).substr(consumed, newline - consumed)));
         consumed = newline + 1;
       }
       text.erase(0, consumed);
       consumed = 0;
       return Status::Ok();
     };
-    if (Status s = drain(); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(drain());
     while (more && (more = reader.Next(&block))) {
       text.append(block.data(), block.size());
       progress();
-      if (Status s = drain(); !s.ok()) return s;
+      TM_RETURN_IF_ERROR(drain());
     }
-    if (!reader.status().ok()) return reader.status();
+    TM_RETURN_IF_ERROR(reader.status());
     if (!text.empty()) {
-      if (Status s = handle_line(text); !s.ok()) return s;
+      TM_RETURN_IF_ERROR(handle_line(text));
     }
   }
-  StatusOr<Trace> trace = assembler.Finish();
-  if (!trace.ok()) return trace;
+  TM_ASSIGN_OR_RETURN(Trace trace, assembler.Finish());
   if (!reader.warning().empty()) {
-    trace->warnings.push_back(fmt::format("{}: {}", path, reader.warning()));
+    trace.warnings.push_back(fmt::format("{}: {}", path, reader.warning()));
   }
   // Finish() put the tables in order itself (a stable order that keeps rows as the file wrote
   // them, and kernel_counters' positions); a file that lists its backends keeps them.
-  FinishImport(&*trace, {.order = TableOrder::kInOrder,
-                         .backends = {.host_traced = true, .given = assembler.backends_given()}});
+  FinishImport(&trace, {.order = TableOrder::kInOrder,
+                        .backends = {.host_traced = true, .given = assembler.backends_given()}});
   return trace;
 }
 

@@ -10,11 +10,6 @@
 
 namespace tensormorph::native {
 
-#define TM_RETURN_IF_ERROR(expr)                 \
-  do {                                           \
-    if (Status s_ = (expr); !s_.ok()) return s_; \
-  } while (false)
-
 // A row's time: start_ns plus duration_ns or end_ns (both allowed when they agree).
 struct RowTimes {
   std::optional<int64_t> start, duration, end;

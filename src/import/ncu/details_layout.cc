@@ -81,7 +81,7 @@ Status ReadDetailsLayout(CsvReader* reader, const Header& header, std::vector<La
     metric.column = row.columns[value_col];
     launch.metrics.push_back(std::move(metric));
   }
-  if (!reader->status().ok()) return reader->status();
+  TM_RETURN_IF_ERROR(reader->status());
   for (auto& [id, launch] : by_id) launches->push_back(std::move(launch));
   return Status::Ok();
 }

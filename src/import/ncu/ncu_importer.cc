@@ -57,9 +57,8 @@ int NcuCsvImporter::Sniff(std::string_view head) const {
 
 StatusOr<Trace> NcuCsvImporter::Import(const Input& input, const ImportOptions& options) const {
   const std::string& path = input.path();
-  StatusOr<std::unique_ptr<BlockReader>> opened = input.Blocks();
-  if (!opened.ok()) return opened.status();
-  BlockReader& blocks = **opened;
+  TM_ASSIGN_OR_RETURN(std::unique_ptr<BlockReader> opened, input.Blocks());
+  BlockReader& blocks = *opened;
   CsvReader reader([&](std::vector<char>* block) {
     const bool more = blocks.Next(block);
     if (options.progress) options.progress(blocks.file_bytes_consumed(), blocks.file_size());
@@ -91,8 +90,8 @@ StatusOr<Trace> NcuCsvImporter::Import(const Input& input, const ImportOptions& 
           SourcePosition{record.line, 1});
     }
   }
-  if (!reader.status().ok()) return reader.status();
-  if (!blocks.status().ok()) return blocks.status();
+  TM_RETURN_IF_ERROR(reader.status());
+  TM_RETURN_IF_ERROR(blocks.status());
   if (!header) {
     if (!errors.empty()) {
       // Quote ncu's own words: they say what to change (here, usually the command line).
@@ -119,10 +118,9 @@ StatusOr<Trace> NcuCsvImporter::Import(const Input& input, const ImportOptions& 
 
   const bool details = header->Has("Metric Name") && header->Has("Metric Value");
   std::vector<Launch> launches;
-  Status status = details ? ReadDetailsLayout(&reader, *header, &launches, &diagnostics)
-                          : ReadRawLayout(&reader, *header, &launches, &diagnostics);
-  if (!status.ok()) return status;
-  if (!blocks.status().ok()) return blocks.status();
+  TM_RETURN_IF_ERROR(details ? ReadDetailsLayout(&reader, *header, &launches, &diagnostics)
+                             : ReadRawLayout(&reader, *header, &launches, &diagnostics));
+  TM_RETURN_IF_ERROR(blocks.status());
 
   Trace trace;
   trace.path = path;

@@ -77,7 +77,7 @@ Status ReadRawLayout(CsvReader* reader, const Header& header, std::vector<Launch
     }
     launches->push_back(std::move(launch));
   }
-  if (!reader->status().ok()) return reader->status();
+  TM_RETURN_IF_ERROR(reader->status());
   std::sort(launches->begin(), launches->end(),
             [](const Launch& a, const Launch& b) { return a.id < b.id; });
   return Status::Ok();

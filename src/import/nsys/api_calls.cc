@@ -36,11 +36,10 @@ std::string_view StripApiVersion(std::string_view name) {
 
 Status ReadApiCalls(ImportContext& context) {
   if (!context.schema().HasTable(kRuntimeTable)) return ReadSyncEvents(context);
-  StatusOr<sqlite::Statement> select =
+  TM_ASSIGN_OR_RETURN(
+      sqlite::Statement rows,
       SelectColumns(context.db(), context.schema(), kRuntimeTable, {"start", "end", "nameId"},
-                    {"eventClass", "globalTid", "correlationId"});
-  if (!select.ok()) return select.status();
-  sqlite::Statement& rows = *select;
+                    {"eventClass", "globalTid", "correlationId"}));
   const int start = rows.Index("start"), end = rows.Index("end");
   const int name_id = rows.Index("nameId"), event_class = rows.Index("eventClass");
   const int global_tid = rows.Index("globalTid"), correlation = rows.Index("correlationId");
@@ -50,17 +49,15 @@ Status ReadApiCalls(ImportContext& context) {
   std::unordered_map<int64_t, StringId> names;  // nameId → name without the version suffix
   uint64_t row = 0;
   for (;;) {
-    StatusOr<bool> more = context.NextRow(rows, &row);
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, context.NextRow(rows, &row));
+    if (!more) break;
     ApiCall call;
     const std::optional<int64_t> id = rows.Int(name_id);
     auto it = id ? names.find(*id) : names.end();
     if (id && it == names.end()) {
-      StatusOr<std::optional<StringId>> text = context.String(*id);
-      if (!text.ok()) return text.status();
-      if (*text) {
-        const std::string name(StripApiVersion(trace.str(**text)));
+      TM_ASSIGN_OR_RETURN(std::optional<StringId> text, context.String(*id));
+      if (text) {
+        const std::string name(StripApiVersion(trace.str(*text)));
         it = names.emplace(*id, trace.strings.Intern(name)).first;
       }
     }

@@ -37,18 +37,17 @@ StatusOr<std::optional<StringId>> ImportContext::String(int64_t id) {
       return UnreadableInput("table StringIds lacks its id or value column");
     }
     // id is the INTEGER PRIMARY KEY (the rowid), so this is one B-tree descent.
-    StatusOr<sqlite::Statement> lookup =
-        db_.Prepare("SELECT value FROM StringIds WHERE id = ?1", "table StringIds");
-    if (!lookup.ok()) return lookup.status();
-    string_lookup_.emplace(std::move(lookup).value());
+    TM_ASSIGN_OR_RETURN(
+        sqlite::Statement lookup,
+        db_.Prepare("SELECT value FROM StringIds WHERE id = ?1", "table StringIds"));
+    string_lookup_.emplace(std::move(lookup));
   }
   sqlite::Statement& lookup = *string_lookup_;
   lookup.Reset();
   lookup.Bind(1, id);
-  StatusOr<bool> row = lookup.Step();
-  if (!row.ok()) return row.status();
+  TM_ASSIGN_OR_RETURN(bool row, lookup.Step());
   std::optional<StringId> result;
-  if (*row) {
+  if (row) {
     std::optional<std::string_view> text = lookup.Text(0);
     if (text) result = trace_->strings.Intern(*text);
   }

@@ -25,20 +25,18 @@ Device NvidiaDevice(int64_t id) {
 // TARGET_INFO_GPU, by id (the deviceId of the activity tables).
 StatusOr<std::map<int64_t, Device>> ReadGpuTable(ImportContext& context) {
   std::map<int64_t, Device> devices;
-  StatusOr<sqlite::Statement> select =
+  TM_ASSIGN_OR_RETURN(
+      sqlite::Statement rows,
       SelectColumns(context.db(), context.schema(), kGpuTable, {"id"},
                     {"name", "cuDevice", "computeMajor", "computeMinor", "smCount",
                      "threadsPerWarp", "maxWarpsPerSm", "maxRegistersPerSm", "maxShmemPerSm",
                      "maxShmemPerBlock", "totalMemory", "memoryBandwidth", "clockRate",
-                     "l2CacheSize", "chipName", "maxBlocksPerSm", "maxShmemPerBlockOptin"});
-  if (!select.ok()) return select.status();
-  sqlite::Statement& rows = *select;
+                     "l2CacheSize", "chipName", "maxBlocksPerSm", "maxShmemPerBlockOptin"}));
   auto column = [&](const char* name) { return rows.Int(rows.Index(name)); };
   Trace& trace = context.trace();
   for (;;) {
-    StatusOr<bool> more = rows.Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, rows.Step());
+    if (!more) break;
     ++trace.described_device_count;
     std::optional<int64_t> id = column("id");
     if (!id) continue;
@@ -78,14 +76,11 @@ StatusOr<std::map<int64_t, Device>> ReadLegacyGpuTables(ImportContext& context) 
   std::map<int64_t, Device> devices;
   Trace& trace = context.trace();
   {
-    StatusOr<sqlite::Statement> select =
-        SelectColumns(context.db(), context.schema(), kGpuTable, {"deviceId"}, {"name"});
-    if (!select.ok()) return select.status();
-    sqlite::Statement& rows = *select;
+    TM_ASSIGN_OR_RETURN(sqlite::Statement rows, SelectColumns(context.db(), context.schema(),
+                                                              kGpuTable, {"deviceId"}, {"name"}));
     for (;;) {
-      StatusOr<bool> more = rows.Step();
-      if (!more.ok()) return more.status();
-      if (!*more) break;
+      TM_ASSIGN_OR_RETURN(bool more, rows.Step());
+      if (!more) break;
       ++trace.described_device_count;
       std::optional<int64_t> id = rows.Int(rows.Index("deviceId"));
       if (!id) continue;
@@ -96,19 +91,18 @@ StatusOr<std::map<int64_t, Device>> ReadLegacyGpuTables(ImportContext& context) 
     }
   }
   if (!context.schema().HasTable(kLegacyCudaGpuTable)) return devices;
-  StatusOr<sqlite::Statement> select = SelectColumns(
-      context.db(), context.schema(), kLegacyCudaGpuTable, {"deviceId"},
-      {"name", "numMultiprocessors", "computeCapabilityMajor", "computeCapabilityMinor",
-       "numThreadsPerWarp", "maxWarpsPerMultiprocessor", "maxRegistersPerMultiprocessor",
-       "maxSharedMemoryPerMultiprocessor", "maxSharedMemoryPerBlock", "globalMemorySize",
-       "globalMemoryBandwidth", "coreClockRate", "l2CacheSize", "maxBlocksPerMultiprocessor"});
-  if (!select.ok()) return select.status();
-  sqlite::Statement& rows = *select;
+  TM_ASSIGN_OR_RETURN(
+      sqlite::Statement rows,
+      SelectColumns(
+          context.db(), context.schema(), kLegacyCudaGpuTable, {"deviceId"},
+          {"name", "numMultiprocessors", "computeCapabilityMajor", "computeCapabilityMinor",
+           "numThreadsPerWarp", "maxWarpsPerMultiprocessor", "maxRegistersPerMultiprocessor",
+           "maxSharedMemoryPerMultiprocessor", "maxSharedMemoryPerBlock", "globalMemorySize",
+           "globalMemoryBandwidth", "coreClockRate", "l2CacheSize", "maxBlocksPerMultiprocessor"}));
   auto column = [&](const char* name) { return rows.Int(rows.Index(name)); };
   for (;;) {
-    StatusOr<bool> more = rows.Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, rows.Step());
+    if (!more) break;
     std::optional<int64_t> id = column("deviceId");
     if (!id) continue;
     auto [it, added] = devices.try_emplace(*id, NvidiaDevice(*id));
@@ -147,15 +141,12 @@ StatusOr<std::map<int64_t, Device>> ReadLegacyGpuTables(ImportContext& context) 
 // TARGET_INFO_CUDA_DEVICE (gpuId, cudaId, numMultiprocessors): the ordinal and SM count when
 // TARGET_INFO_GPU is missing.
 Status ReadCudaDeviceTable(ImportContext& context, std::map<int64_t, Device>* devices) {
-  StatusOr<sqlite::Statement> select =
-      SelectColumns(context.db(), context.schema(), kCudaDeviceTable, {"gpuId"},
-                    {"cudaId", "numMultiprocessors"});
-  if (!select.ok()) return select.status();
-  sqlite::Statement& rows = *select;
+  TM_ASSIGN_OR_RETURN(sqlite::Statement rows,
+                      SelectColumns(context.db(), context.schema(), kCudaDeviceTable, {"gpuId"},
+                                    {"cudaId", "numMultiprocessors"}));
   for (;;) {
-    StatusOr<bool> more = rows.Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, rows.Step());
+    if (!more) break;
     std::optional<int64_t> id = rows.Int(rows.Index("gpuId"));
     if (!id || devices->contains(*id)) continue;
     Device d = NvidiaDevice(*id);
@@ -177,12 +168,9 @@ Status ResolveDevices(ImportContext& context) {
   if (has_gpu_table) {
     const bool legacy =
         !schema.HasColumn(kGpuTable, "id") && schema.HasColumn(kGpuTable, "deviceId");
-    StatusOr<std::map<int64_t, Device>> gpus =
-        legacy ? ReadLegacyGpuTables(context) : ReadGpuTable(context);
-    if (!gpus.ok()) return gpus.status();
-    known = std::move(gpus).value();
+    TM_ASSIGN_OR_RETURN(known, legacy ? ReadLegacyGpuTables(context) : ReadGpuTable(context));
   } else if (schema.HasTable(kCudaDeviceTable)) {
-    if (Status s = ReadCudaDeviceTable(context, &known); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(ReadCudaDeviceTable(context, &known));
   }
 
   // Devices in deviceId order; slot_to_index maps the slots rows carry to positions in it.

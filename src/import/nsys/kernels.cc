@@ -15,13 +15,12 @@ uint32_t ClampU32(int64_t value) {
 
 Status ReadKernels(ImportContext& context) {
   if (!context.schema().HasTable(kKernelTable)) return Status::Ok();
-  StatusOr<sqlite::Statement> select =
+  TM_ASSIGN_OR_RETURN(
+      sqlite::Statement rows,
       SelectColumns(context.db(), context.schema(), kKernelTable, {"start", "end", "deviceId"},
                     {"streamId", "correlationId", "globalPid", "demangledName", "shortName",
                      "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
-                     "registersPerThread", "staticSharedMemory", "dynamicSharedMemory"});
-  if (!select.ok()) return select.status();
-  sqlite::Statement& rows = *select;
+                     "registersPerThread", "staticSharedMemory", "dynamicSharedMemory"}));
   const int start = rows.Index("start"), end = rows.Index("end");
   const int device = rows.Index("deviceId"), stream = rows.Index("streamId");
   const int correlation = rows.Index("correlationId"), global_pid = rows.Index("globalPid");
@@ -44,9 +43,8 @@ Status ReadKernels(ImportContext& context) {
   trace.kernels.reserve(trace.kernels.size() + context.ReserveHint(kKernelTable));
   uint64_t row = 0, fallback_names = 0;
   for (;;) {
-    StatusOr<bool> more = context.NextRow(rows, &row);
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, context.NextRow(rows, &row));
+    if (!more) break;
     Kernel k;
     if (!context.CheckTimes(kKernelTable, row, rows.Int(start), rows.Int(end), &k.duration_ns))
       continue;
@@ -55,9 +53,8 @@ Status ReadKernels(ImportContext& context) {
     for (size_t i = 0; i < std::size(names) && !name; ++i) {
       std::optional<int64_t> id = rows.Int(names[i]);
       if (!id) continue;
-      StatusOr<std::optional<StringId>> text = context.String(*id);
-      if (!text.ok()) return text.status();
-      name = *text;
+      TM_ASSIGN_OR_RETURN(std::optional<StringId> text, context.String(*id));
+      name = text;
       if (name && i > 0) ++fallback_names;
     }
     if (!name) {

@@ -33,12 +33,12 @@ struct UsageRow {
 Status ReadMemoryUsage(ImportContext& context) {
   constexpr std::string_view table = kMemoryUsageTable;
   if (!context.schema().HasTable(table)) return Status::Ok();
-  StatusOr<sqlite::Statement> select = SelectColumns(
-      context.db(), context.schema(), table,
-      {"start", "deviceId", "address", "bytes", "memoryOperationType"},
-      {"globalPid", "correlationId", "memKind", "localMemoryPoolAddress", "localMemoryPoolSize"});
-  if (!select.ok()) return select.status();
-  sqlite::Statement& rows = *select;
+  TM_ASSIGN_OR_RETURN(
+      sqlite::Statement rows,
+      SelectColumns(context.db(), context.schema(), table,
+                    {"start", "deviceId", "address", "bytes", "memoryOperationType"},
+                    {"globalPid", "correlationId", "memKind", "localMemoryPoolAddress",
+                     "localMemoryPoolSize"}));
   const int start = rows.Index("start"), device = rows.Index("deviceId");
   const int address = rows.Index("address"), bytes = rows.Index("bytes");
   const int operation = rows.Index("memoryOperationType"), mem_kind = rows.Index("memKind");
@@ -49,9 +49,8 @@ Status ReadMemoryUsage(ImportContext& context) {
   std::vector<UsageRow> usage;
   uint64_t row = 0;
   for (;;) {
-    StatusOr<bool> more = context.NextRow(rows, &row);
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, context.NextRow(rows, &row));
+    if (!more) break;
     const std::optional<int64_t> ts = rows.Int(start), id = rows.Int(device);
     const std::optional<int64_t> size = rows.Int(bytes), op = rows.Int(operation);
     if (!ts || !id || !size || !op || (*op != kAllocation && *op != kDeallocation) || *size < 0 ||

@@ -25,13 +25,11 @@ namespace {
 // `info` shows wall-clock times and inputs of one job line up.
 StatusOr<std::optional<int64_t>> SessionStartUtc(const sqlite::Database& db, const Schema& schema) {
   if (!schema.HasColumn(kSessionStartTable, "utcEpochNs")) return std::optional<int64_t>();
-  StatusOr<sqlite::Statement> select =
-      SelectColumns(db, schema, kSessionStartTable, {"utcEpochNs"}, {});
-  if (!select.ok()) return select.status();
-  StatusOr<bool> row = select->Step();
-  if (!row.ok()) return row.status();
-  if (!*row) return std::optional<int64_t>();
-  return select->Int(0);
+  TM_ASSIGN_OR_RETURN(sqlite::Statement select,
+                      SelectColumns(db, schema, kSessionStartTable, {"utcEpochNs"}, {}));
+  TM_ASSIGN_OR_RETURN(bool row, select.Step());
+  if (!row) return std::optional<int64_t>();
+  return select.Int(0);
 }
 
 std::string DescribeVersion(const Schema& schema) {
@@ -63,29 +61,27 @@ StatusOr<Trace> NsysImporter::Import(const Input& input, const ImportOptions& op
       head.ok() && !head->starts_with(sqlite::kSqliteMagic) && IsStatsReportHeader(*head)) {
     return UnreadableInput(std::string(kStatsReportMessage), SourcePosition{1, 1});
   }
-  StatusOr<sqlite::Database> db = sqlite::Database::Open(input);
-  if (!db.ok()) return db.status();
-  StatusOr<Schema> schema = Schema::Read(*db);
-  if (!schema.ok()) return schema.status();
-  if (!schema->LooksLikeNsysExport()) {
+  TM_ASSIGN_OR_RETURN(sqlite::Database db, sqlite::Database::Open(input));
+  TM_ASSIGN_OR_RETURN(Schema schema, Schema::Read(db));
+  if (!schema.LooksLikeNsysExport()) {
     return UnreadableInput(fmt::format(
         "an SQLite database, but not an Nsight Systems export: it has no {} (expected the output "
         "of `nsys export --type sqlite`)",
-        schema->HasTable(kStringTable) ? "CUPTI_ACTIVITY_KIND_* or TARGET_INFO_* table"
-                                       : "StringIds table"));
+        schema.HasTable(kStringTable) ? "CUPTI_ACTIVITY_KIND_* or TARGET_INFO_* table"
+                                      : "StringIds table"));
   }
 
   Trace trace;
   trace.path = path;
   trace.format = "nsys-sqlite";
   trace.kernels_traced_on_request = true;  // only with --trace=cuda
-  trace.format_version = DescribeVersion(*schema);
+  trace.format_version = DescribeVersion(schema);
   for (const char* key : {"EXPORT_PRODUCT_VERSION", "EXPORT_SCHEMA_VERSION"}) {
-    const std::string value = schema->ExportValue(key);
+    const std::string value = schema.ExportValue(key);
     if (!value.empty()) trace.metadata[key] = value;
   }
 
-  ImportContext context(*db, *schema, options, &trace);
+  ImportContext context(db, schema, options, &trace);
   uint64_t rows_total = 0;
   std::vector<std::string_view> tables = {kKernelTable, kMemcpyTable, kMemsetTable};
   std::vector<Status (*)(ImportContext&)> readers = {&ReadKernels, &ReadTransfers};
@@ -99,12 +95,12 @@ StatusOr<Trace> NsysImporter::Import(const Input& input, const ImportOptions& op
   readers.push_back(&ReadMemoryUsage);  // after the devices: records carry their CUDA ordinal
   tables.push_back(kMemoryUsageTable);
   for (std::string_view table : tables) {
-    if (schema->HasTable(table)) rows_total += static_cast<uint64_t>(EstimateRows(*db, table));
+    if (schema.HasTable(table)) rows_total += static_cast<uint64_t>(EstimateRows(db, table));
   }
   context.set_rows_total(rows_total);
 
   for (Status (*read)(ImportContext&) : readers) {
-    if (Status s = read(context); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(read(context));
   }
   context.FlushRowWarnings();
 
@@ -112,7 +108,7 @@ StatusOr<Trace> NsysImporter::Import(const Input& input, const ImportOptions& op
     // As `nsys stats` says ("does not contain CUDA kernel data"). Tables are created only for
     // data the report holds (unless exported with --lazy=false), so a missing table means that
     // no kernel was traced.
-    if (!schema->HasTable(kKernelTable) || EstimateRows(*db, kKernelTable) == 0) {
+    if (!schema.HasTable(kKernelTable) || EstimateRows(db, kKernelTable) == 0) {
       trace.warnings.push_back(
           "the export holds no CUDA kernel data (no rows in CUPTI_ACTIVITY_KIND_KERNEL: CUDA was "
           "not traced, or nothing ran on the GPU)");
@@ -122,18 +118,17 @@ StatusOr<Trace> NsysImporter::Import(const Input& input, const ImportOptions& op
     }
   }
 
-  StatusOr<std::optional<int64_t>> base = SessionStartUtc(*db, *schema);
-  if (!base.ok()) return base.status();
+  TM_ASSIGN_OR_RETURN(std::optional<int64_t> base, SessionStartUtc(db, schema));
   int64_t shift = 0;
-  if (*base && **base >= 0 && **base < (int64_t{1} << 62)) {
-    shift = **base;
+  if (base && *base >= 0 && *base < (int64_t{1} << 62)) {
+    shift = *base;
     trace.base_time_ns = shift;
     ShiftTraceTimes(shift, &trace);
-  } else if (*base) {
+  } else if (base) {
     trace.warnings.push_back(fmt::format(
         "session start {} ns is not a plausible epoch time; times are left relative to the "
         "session start",
-        **base));
+        *base));
   }
   SetCudaArchs(&trace);
   FinishImport(&trace, {.backends = {.deviceless = Backend::kCuda}});

@@ -26,11 +26,10 @@ enum NvtxEventType : int64_t {
 
 Status ReadNvtx(ImportContext& context) {
   if (!context.schema().HasTable(kNvtxTable)) return Status::Ok();
-  StatusOr<sqlite::Statement> select =
+  TM_ASSIGN_OR_RETURN(
+      sqlite::Statement rows,
       SelectColumns(context.db(), context.schema(), kNvtxTable, {"start", "eventType"},
-                    {"end", "text", "textId", "globalTid"});
-  if (!select.ok()) return select.status();
-  sqlite::Statement& rows = *select;
+                    {"end", "text", "textId", "globalTid"}));
   const int start = rows.Index("start"), end = rows.Index("end");
   const int type = rows.Index("eventType"), text = rows.Index("text");
   const int text_id = rows.Index("textId"), global_tid = rows.Index("globalTid");
@@ -41,9 +40,8 @@ Status ReadNvtx(ImportContext& context) {
   uint64_t row = 0;
   std::unordered_map<std::string, OpInputsId> inputs_by_sizes;  // each "sizes" text read once
   for (;;) {
-    StatusOr<bool> more = context.NextRow(rows, &row);
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, context.NextRow(rows, &row));
+    if (!more) break;
     switch (rows.IntOr(type, -1)) {
       case kPushPopRange:
       case kStartEndRange:
@@ -87,9 +85,8 @@ Status ReadNvtx(ImportContext& context) {
         slice.name = trace.strings.Intern(*plain);
       }
     } else if (std::optional<int64_t> id = rows.Int(text_id)) {
-      StatusOr<std::optional<StringId>> registered = context.String(*id);
-      if (!registered.ok()) return registered.status();
-      slice.name = registered->value_or(0);
+      TM_ASSIGN_OR_RETURN(std::optional<StringId> registered, context.String(*id));
+      slice.name = registered.value_or(0);
     }
     // A start/end range may end on another thread; it belongs to the one that started it.
     slice.track = context.TrackOf(rows.IntOr(global_tid, 0));

@@ -9,19 +9,18 @@ namespace tensormorph::nsys {
 StatusOr<Schema> Schema::Read(const sqlite::Database& db) {
   Schema schema;
   // pragma_table_info as a table-valued function gives every table's columns in one query.
-  StatusOr<sqlite::Statement> columns = db.Prepare(
-      "SELECT m.name AS table_name, p.name AS column_name FROM sqlite_master AS m, "
-      "pragma_table_info(m.name) AS p WHERE m.type = 'table' ORDER BY m.name, p.cid",
-      "the table list (sqlite_master)");
-  if (!columns.ok()) return columns.status();
-  const int table_index = columns->Index("table_name");
-  const int column_index = columns->Index("column_name");
+  TM_ASSIGN_OR_RETURN(
+      sqlite::Statement columns,
+      db.Prepare("SELECT m.name AS table_name, p.name AS column_name FROM sqlite_master AS m, "
+                 "pragma_table_info(m.name) AS p WHERE m.type = 'table' ORDER BY m.name, p.cid",
+                 "the table list (sqlite_master)"));
+  const int table_index = columns.Index("table_name");
+  const int column_index = columns.Index("column_name");
   for (;;) {
-    StatusOr<bool> row = columns->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    std::optional<std::string_view> table = columns->Text(table_index);
-    std::optional<std::string_view> column = columns->Text(column_index);
+    TM_ASSIGN_OR_RETURN(bool row, columns.Step());
+    if (!row) break;
+    std::optional<std::string_view> table = columns.Text(table_index);
+    std::optional<std::string_view> column = columns.Text(column_index);
     if (!table || !column) continue;
     auto it = schema.columns_.find(*table);
     if (it == schema.columns_.end()) it = schema.columns_.try_emplace(std::string(*table)).first;
@@ -30,16 +29,15 @@ StatusOr<Schema> Schema::Read(const sqlite::Database& db) {
 
   for (std::string_view table : {kExportMetaTable, kLegacyExportMetaTable}) {
     if (!schema.HasColumn(table, "name") || !schema.HasColumn(table, "value")) continue;
-    StatusOr<sqlite::Statement> meta = SelectColumns(db, schema, table, {"name", "value"}, {});
-    if (!meta.ok()) return meta.status();
-    const int name = meta->Index("name");
-    const int value = meta->Index("value");
+    TM_ASSIGN_OR_RETURN(sqlite::Statement meta,
+                        SelectColumns(db, schema, table, {"name", "value"}, {}));
+    const int name = meta.Index("name");
+    const int value = meta.Index("value");
     for (;;) {
-      StatusOr<bool> row = meta->Step();
-      if (!row.ok()) return row.status();
-      if (!*row) break;
-      std::optional<std::string_view> key = meta->Text(name);
-      if (key) schema.export_values_.emplace(std::string(*key), meta->Text(value).value_or(""));
+      TM_ASSIGN_OR_RETURN(bool row, meta.Step());
+      if (!row) break;
+      std::optional<std::string_view> key = meta.Text(name);
+      if (key) schema.export_values_.emplace(std::string(*key), meta.Text(value).value_or(""));
     }
     break;
   }

@@ -25,16 +25,14 @@ StatusOr<std::map<int64_t, StringId>> SyncTypeNames(ImportContext& context) {
       !context.schema().HasColumn(kSyncTypeEnum, "label")) {
     return names;
   }
-  StatusOr<sqlite::Statement> select =
-      SelectColumns(context.db(), context.schema(), kSyncTypeEnum, {"id", "label"}, {});
-  if (!select.ok()) return select.status();
-  const int id = select->Index("id"), label = select->Index("label");
+  TM_ASSIGN_OR_RETURN(sqlite::Statement select, SelectColumns(context.db(), context.schema(),
+                                                              kSyncTypeEnum, {"id", "label"}, {}));
+  const int id = select.Index("id"), label = select.Index("label");
   for (;;) {
-    StatusOr<bool> more = select->Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
-    std::optional<int64_t> key = select->Int(id);
-    std::optional<std::string_view> text = select->Text(label);
+    TM_ASSIGN_OR_RETURN(bool more, select.Step());
+    if (!more) break;
+    std::optional<int64_t> key = select.Int(id);
+    std::optional<std::string_view> text = select.Text(label);
     if (key && text && !text->empty()) names[*key] = trace.strings.Intern(*text);
   }
   return names;
@@ -44,13 +42,10 @@ StatusOr<std::map<int64_t, StringId>> SyncTypeNames(ImportContext& context) {
 
 Status ReadSyncEvents(ImportContext& context) {
   if (!context.schema().HasTable(kSyncTable)) return Status::Ok();
-  StatusOr<std::map<int64_t, StringId>> type_names = SyncTypeNames(context);
-  if (!type_names.ok()) return type_names.status();
-  StatusOr<sqlite::Statement> select =
-      SelectColumns(context.db(), context.schema(), kSyncTable, {"start", "end"},
-                    {"globalPid", "correlationId", "syncType"});
-  if (!select.ok()) return select.status();
-  sqlite::Statement& rows = *select;
+  TM_ASSIGN_OR_RETURN(auto type_names, SyncTypeNames(context));
+  TM_ASSIGN_OR_RETURN(sqlite::Statement rows,
+                      SelectColumns(context.db(), context.schema(), kSyncTable, {"start", "end"},
+                                    {"globalPid", "correlationId", "syncType"}));
   const int start = rows.Index("start"), end = rows.Index("end");
   const int global_pid = rows.Index("globalPid"), correlation = rows.Index("correlationId");
   const int sync_type = rows.Index("syncType");
@@ -61,12 +56,11 @@ Status ReadSyncEvents(ImportContext& context) {
   for (const ApiCall& call : trace.api_calls) {
     if (call.link.correlation != 0) track_of_call.try_emplace(call.link.correlation, call.track);
   }
-  const StringId unknown = type_names->at(0);
+  const StringId unknown = type_names.at(0);
   uint64_t row = 0;
   for (;;) {
-    StatusOr<bool> more = rows.Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, rows.Step());
+    if (!more) break;
     ++row;
     ++trace.counts.sync_events;
     ApiCall call;
@@ -79,8 +73,8 @@ Status ReadSyncEvents(ImportContext& context) {
     auto thread = track_of_call.find(call.link.correlation);
     call.track = thread != track_of_call.end() && call.link.correlation != 0 ? thread->second
                                                                              : context.TrackOf(pid);
-    auto name = type_names->find(rows.IntOr(sync_type, 0));
-    call.name = name != type_names->end() ? name->second : unknown;
+    auto name = type_names.find(rows.IntOr(sync_type, 0));
+    call.name = name != type_names.end() ? name->second : unknown;
     trace.api_calls.push_back(call);
   }
   return Status::Ok();

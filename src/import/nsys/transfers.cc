@@ -39,16 +39,14 @@ StatusOr<std::map<int64_t, StringId>> CopyKindNames(ImportContext& context) {
       !context.schema().HasColumn(kCopyKindEnum, "label")) {
     return names;
   }
-  StatusOr<sqlite::Statement> select =
-      SelectColumns(context.db(), context.schema(), kCopyKindEnum, {"id", "label"}, {});
-  if (!select.ok()) return select.status();
-  const int id = select->Index("id"), label = select->Index("label");
+  TM_ASSIGN_OR_RETURN(sqlite::Statement select, SelectColumns(context.db(), context.schema(),
+                                                              kCopyKindEnum, {"id", "label"}, {}));
+  const int id = select.Index("id"), label = select.Index("label");
   for (;;) {
-    StatusOr<bool> more = select->Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
-    std::optional<int64_t> key = select->Int(id);
-    std::optional<std::string_view> text = select->Text(label);
+    TM_ASSIGN_OR_RETURN(bool more, select.Step());
+    if (!more) break;
+    std::optional<int64_t> key = select.Int(id);
+    std::optional<std::string_view> text = select.Text(label);
     if (key && text && !text->empty()) {
       names[*key] = trace.strings.Intern(fmt::format("[CUDA memcpy {}]", *text));
     }
@@ -83,11 +81,11 @@ MemoryKind MemoryKindOf(int64_t id) {
 Status ReadTable(ImportContext& context, std::string_view table, TransferKind kind,
                  const std::map<int64_t, StringId>& copy_names) {
   if (!context.schema().HasTable(table)) return Status::Ok();
-  StatusOr<sqlite::Statement> select = SelectColumns(
-      context.db(), context.schema(), table, {"start", "end", "deviceId"},
-      {"streamId", "correlationId", "globalPid", "bytes", "copyKind", "srcKind", "dstKind"});
-  if (!select.ok()) return select.status();
-  sqlite::Statement& rows = *select;
+  TM_ASSIGN_OR_RETURN(
+      sqlite::Statement rows,
+      SelectColumns(
+          context.db(), context.schema(), table, {"start", "end", "deviceId"},
+          {"streamId", "correlationId", "globalPid", "bytes", "copyKind", "srcKind", "dstKind"}));
   const int start = rows.Index("start"), end = rows.Index("end");
   const int device = rows.Index("deviceId"), stream = rows.Index("streamId");
   const int correlation = rows.Index("correlationId"), bytes = rows.Index("bytes");
@@ -99,9 +97,8 @@ Status ReadTable(ImportContext& context, std::string_view table, TransferKind ki
   trace.transfers.reserve(trace.transfers.size() + context.ReserveHint(table));
   uint64_t row = 0;
   for (;;) {
-    StatusOr<bool> more = context.NextRow(rows, &row);
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, context.NextRow(rows, &row));
+    if (!more) break;
     Transfer t;
     t.kind = kind;
     if (!context.CheckTimes(table, row, rows.Int(start), rows.Int(end), &t.duration_ns)) continue;
@@ -130,12 +127,9 @@ Status ReadTable(ImportContext& context, std::string_view table, TransferKind ki
 Status ReadTransfers(ImportContext& context) {
   std::map<int64_t, StringId> copy_names;
   if (context.schema().HasTable(kMemcpyTable)) {
-    StatusOr<std::map<int64_t, StringId>> names = CopyKindNames(context);
-    if (!names.ok()) return names.status();
-    copy_names = std::move(names).value();
+    TM_ASSIGN_OR_RETURN(copy_names, CopyKindNames(context));
   }
-  if (Status s = ReadTable(context, kMemcpyTable, TransferKind::kMemcpy, copy_names); !s.ok())
-    return s;
+  TM_RETURN_IF_ERROR(ReadTable(context, kMemcpyTable, TransferKind::kMemcpy, copy_names));
   return ReadTable(context, kMemsetTable, TransferKind::kMemset, copy_names);
 }
 

@@ -72,9 +72,7 @@ int OrtImporter::Sniff(std::string_view head) const {
 StatusOr<Trace> OrtImporter::Import(const Input& input, const ImportOptions& options) const {
   const std::string& path = input.path();
   std::string gzip_warning;
-  StatusOr<std::string> content = input.Content(&gzip_warning);
-  if (!content.ok()) return content.status();
-  const std::string& text = *content;
+  TM_ASSIGN_OR_RETURN(const std::string text, input.Content(&gzip_warning));
 
   Trace trace;
   trace.path = path;

@@ -48,7 +48,7 @@ std::string DescribeFolders() {
 StatusOr<Trace> ImportOpened(const Importer& importer, const Input& input,
                              const ImportOptions& options) {
   StatusOr<Trace> trace = importer.Import(input, options);
-  if (!trace.ok()) return WithLineAndColumn(input.path(), trace.status());
+  if (!trace.ok()) return WithLineAndColumn(input.path(), trace.status());  // adds line:column
   return trace;
 }
 }  // namespace
@@ -96,9 +96,8 @@ std::vector<std::string> InputFormatNames() {
 
 StatusOr<Trace> ImportWith(const Importer& importer, const std::string& path,
                            const ImportOptions& options) {
-  StatusOr<Input> input = Input::Open(path, options.max_input_bytes);
-  if (!input.ok()) return input.status();
-  return ImportOpened(importer, *input, options);
+  TM_ASSIGN_OR_RETURN(Input input, Input::Open(path, options.max_input_bytes));
+  return ImportOpened(importer, input, options);
 }
 
 StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options) {
@@ -114,10 +113,9 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
     }
     return ImportWith(*chosen, path, options);
   }
-  StatusOr<Input> input = Input::Open(path, options.max_input_bytes);
-  if (!input.ok()) return input.status();
+  TM_ASSIGN_OR_RETURN(Input input, Input::Open(path, options.max_input_bytes));
   int best = 0;
-  if (input->is_folder()) {
+  if (input.is_folder()) {
     for (const Importer* importer : Importers()) {
       if (const int score = importer->SniffFolder(path); score > best) {
         best = score;
@@ -131,11 +129,10 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
           DescribeFolders()));
     }
   } else {
-    StatusOr<std::string> head = input->Head(kSniffBytes);
-    if (!head.ok()) return head.status();
-    if (head->empty()) return UnreadableInput("the file is empty");
+    TM_ASSIGN_OR_RETURN(std::string head, input.Head(kSniffBytes));
+    if (head.empty()) return UnreadableInput("the file is empty");
     for (const Importer* importer : Importers()) {
-      if (const int score = importer->Sniff(*head); score > best) {
+      if (const int score = importer->Sniff(head); score > best) {
         best = score;
         chosen = importer;
       }
@@ -148,7 +145,7 @@ StatusOr<Trace> LoadTrace(const std::string& path, const ImportOptions& options)
           SourcePosition{1, 1});
     }
   }
-  return ImportOpened(*chosen, *input, options);
+  return ImportOpened(*chosen, input, options);
 }
 
 std::vector<std::string> TraceFilesInFolder(const std::string& folder) {

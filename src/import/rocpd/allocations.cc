@@ -32,9 +32,7 @@ struct AllocationRow {
 Status ReadMemoryAllocations(Context& c) {
   const RocpdSchema& s = c.schema;
   if (!s.Has(kMemoryAllocations)) return Status::Ok();
-  if (Status st = RequireColumns(s, kMemoryAllocations, {"start", "type", "address"}); !st.ok()) {
-    return st;
-  }
+  TM_RETURN_IF_ERROR(RequireColumns(s, kMemoryAllocations, {"start", "type", "address"}));
   const std::string sql = fmt::format(
       "SELECT {}, {}, {}, {}, M.type AS type, {}, M.start AS start, M.address AS address, {} "
       "FROM {} AS M",
@@ -44,21 +42,19 @@ Status ReadMemoryAllocations(Context& c) {
       ColumnOrNull(s, kMemoryAllocations, "M", "agent_id", "agent"),
       ColumnOrNull(s, kMemoryAllocations, "M", "level", "level"),
       ColumnOrNull(s, kMemoryAllocations, "M", "size", "size"), s.Source(kMemoryAllocations));
-  StatusOr<Statement> q = c.db.Prepare(sql, "table rocpd_memory_allocate");
-  if (!q.ok()) return q.status();
+  TM_ASSIGN_OR_RETURN(Statement q, c.db.Prepare(sql, "table rocpd_memory_allocate"));
   std::vector<AllocationRow> rows;
   uint64_t row = 0;
   for (;;) {
-    StatusOr<bool> more = q->Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, q.Step());
+    if (!more) break;
     ++row;
-    const std::string level(q->Text(5).value_or("REAL"));
+    const std::string level(q.Text(5).value_or("REAL"));
     if (level != "REAL") continue;  // address space and scratch: see the header
     AllocationRow r;
-    r.type = std::string(q->Text(4).value_or(""));
-    const std::optional<int64_t> start = q->Int(6), address = q->Int(7);
-    r.size = q->IntOr(8, 0);
+    r.type = std::string(q.Text(4).value_or(""));
+    const std::optional<int64_t> start = q.Int(6), address = q.Int(7);
+    r.size = q.IntOr(8, 0);
     if (!start || *start < 0 || *start > (int64_t{1} << 62) || !address || r.size < 0 ||
         r.size > (int64_t{1} << 50) ||
         (r.type != "ALLOC" && r.type != "FREE" && r.type != "REALLOC" && r.type != "RECLAIM")) {
@@ -69,9 +65,9 @@ Status ReadMemoryAllocations(Context& c) {
     }
     r.start = *start;
     r.address = static_cast<uint64_t>(*address);
-    r.process = c.processes.Of(q->Text(0).value_or(""), q->IntOr(1, 0));
-    r.tid = q->IntOr(2, 0);
-    r.agent = q->Int(3);
+    r.process = c.processes.Of(q.Text(0).value_or(""), q.IntOr(1, 0));
+    r.tid = q.IntOr(2, 0);
+    r.agent = q.Int(3);
     r.row = row;
     rows.push_back(std::move(r));
   }

@@ -71,7 +71,7 @@ Status ReadCounters(Context& c, const std::map<std::pair<std::string, int64_t>, 
   if (!s.Has(kPmcEvents) || !s.HasColumn(kPmcEvents, "event_id") || by_event.empty()) {
     return Status::Ok();
   }
-  if (Status st = RequireColumns(s, kPmcEvents, {"pmc_id", "value"}); !st.ok()) return st;
+  TM_RETURN_IF_ERROR(RequireColumns(s, kPmcEvents, {"pmc_id", "value"}));
   const bool info = s.Has(kPmcInfo) && s.HasColumn(kPmcInfo, "id");
   std::string sql = fmt::format(
       "SELECT {}, P.event_id AS event_id, P.value AS value, {}, P.pmc_id AS pmc_id FROM {} AS P",
@@ -82,23 +82,21 @@ Status ReadCounters(Context& c, const std::map<std::pair<std::string, int64_t>, 
                        JoinOn(s, kPmcInfo, "I", kPmcEvents, "P", "pmc_id"));
   }
   if (s.HasColumn(kPmcEvents, "sample_id")) sql += " WHERE P.sample_id IS NULL";
-  StatusOr<Statement> pmc = c.db.Prepare(sql, "table rocpd_pmc_event");
-  if (!pmc.ok()) return pmc.status();
+  TM_ASSIGN_OR_RETURN(Statement pmc, c.db.Prepare(sql, "table rocpd_pmc_event"));
   uint64_t row = 0;
   for (;;) {
-    StatusOr<bool> more = pmc->Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, pmc.Step());
+    if (!more) break;
     ++row;
-    auto it = by_event.find({std::string(pmc->Text(0).value_or("")), pmc->IntOr(1, -1)});
+    auto it = by_event.find({std::string(pmc.Text(0).value_or("")), pmc.IntOr(1, -1)});
     if (it == by_event.end()) continue;  // not a dispatch's counter (KFD events have regions)
-    std::optional<double> value = pmc->Real(2);
+    std::optional<double> value = pmc.Real(2);
     if (!value || !std::isfinite(*value)) {
       c.checks.Skip(kPmcEvents, row, "a counter value that is not a finite number");
       continue;
     }
-    std::string name(pmc->Text(3).value_or(""));
-    if (name.empty()) name = fmt::format("pmc {}", pmc->IntOr(4, -1));
+    std::string name(pmc.Text(3).value_or(""));
+    if (name.empty()) name = fmt::format("pmc {}", pmc.IntOr(4, -1));
     (*rows)[it->second].counters[name] += *value;
   }
   return Status::Ok();
@@ -133,57 +131,55 @@ KernelCounters CountersOf(const DispatchRow& row, const Trace& trace, StringPool
 Status ReadDispatches(Context& c) {
   const RocpdSchema& s = c.schema;
   if (!s.Has(kDispatches)) return Status::Ok();
-  if (Status st = RequireColumns(s, kDispatches, {"agent_id", "start", "end"}); !st.ok()) return st;
-  StatusOr<Statement> q = c.db.Prepare(DispatchQuery(s), "table rocpd_kernel_dispatch");
-  if (!q.ok()) return q.status();
+  TM_RETURN_IF_ERROR(RequireColumns(s, kDispatches, {"agent_id", "start", "end"}));
+  TM_ASSIGN_OR_RETURN(Statement q, c.db.Prepare(DispatchQuery(s), "table rocpd_kernel_dispatch"));
   std::vector<DispatchRow> rows;
   std::map<std::pair<std::string, int64_t>, size_t> by_event;
   uint64_t row = 0;
   for (;;) {
-    StatusOr<bool> more = q->Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, q.Step());
+    if (!more) break;
     ++row;
     DispatchRow d;
     Kernel& k = d.kernel;
-    if (!c.checks.Span(kDispatches, row, q->Int(q->Index("start")), q->Int(q->Index("end")),
+    if (!c.checks.Span(kDispatches, row, q.Int(q.Index("start")), q.Int(q.Index("end")),
                        &k.start_ns, &k.duration_ns)) {
       continue;
     }
-    const std::string guid(q->Text(q->Index("guid")).value_or(""));
-    const uint32_t process = c.processes.Of(guid, q->IntOr(q->Index("pid"), 0));
-    std::optional<int64_t> agent = q->Int(q->Index("agent_id"));
+    const std::string guid(q.Text(q.Index("guid")).value_or(""));
+    const uint32_t process = c.processes.Of(guid, q.IntOr(q.Index("pid"), 0));
+    std::optional<int64_t> agent = q.Int(q.Index("agent_id"));
     k.device = agent ? c.processes.Device(process, *agent) : kNoDevice;
     if (k.device == kNoDevice) {
       c.checks.Skip(kDispatches, row, agent ? "its agent is not a GPU" : "no agent_id");
       continue;
     }
-    std::string name(q->Text(q->Index("display_name")).value_or(""));
-    if (name.empty()) name = q->Text(q->Index("kernel_name")).value_or("");
-    if (name.empty()) name = fmt::format("kernel {}", q->IntOr(q->Index("kernel_id"), -1));
+    std::string name(q.Text(q.Index("display_name")).value_or(""));
+    if (name.empty()) name = q.Text(q.Index("kernel_name")).value_or("");
+    if (name.empty()) name = fmt::format("kernel {}", q.IntOr(q.Index("kernel_id"), -1));
     k.name = c.trace.strings.Intern(name);
-    std::optional<int64_t> stream = q->Int(q->Index("stream_id"));
-    if (!stream) stream = q->Int(q->Index("queue_id"));
+    std::optional<int64_t> stream = q.Int(q.Index("stream_id"));
+    if (!stream) stream = q.Int(q.Index("queue_id"));
     if (stream) k.stream = *stream;
-    k.link.correlation = Processes::Correlation(process, q->IntOr(q->Index("stack_id"), 0));
-    k.block = {Clamp<uint32_t>(q->IntOr(q->Index("workgroup_size_x"), 0)),
-               Clamp<uint32_t>(q->IntOr(q->Index("workgroup_size_y"), 0)),
-               Clamp<uint32_t>(q->IntOr(q->Index("workgroup_size_z"), 0))};
-    k.grid = {Workgroups(q->IntOr(q->Index("grid_size_x"), 0), k.block.x),
-              Workgroups(q->IntOr(q->Index("grid_size_y"), 0), k.block.y),
-              Workgroups(q->IntOr(q->Index("grid_size_z"), 0), k.block.z)};
-    k.shared_memory_bytes = Clamp<uint32_t>(q->IntOr(q->Index("group_segment_size"), 0));
-    k.registers_per_thread = Clamp<uint16_t>(q->IntOr(q->Index("arch_vgpr_count"), 0));
-    k.accum_registers_per_thread = Clamp<uint16_t>(q->IntOr(q->Index("accum_vgpr_count"), 0));
-    k.scalar_registers = Clamp<uint16_t>(q->IntOr(q->Index("sgpr_count"), 0));
-    d.dispatch_id = q->IntOr(q->Index("dispatch_id"), 0);
-    if (std::optional<int64_t> event = q->Int(q->Index("event_id"))) {
+    k.link.correlation = Processes::Correlation(process, q.IntOr(q.Index("stack_id"), 0));
+    k.block = {Clamp<uint32_t>(q.IntOr(q.Index("workgroup_size_x"), 0)),
+               Clamp<uint32_t>(q.IntOr(q.Index("workgroup_size_y"), 0)),
+               Clamp<uint32_t>(q.IntOr(q.Index("workgroup_size_z"), 0))};
+    k.grid = {Workgroups(q.IntOr(q.Index("grid_size_x"), 0), k.block.x),
+              Workgroups(q.IntOr(q.Index("grid_size_y"), 0), k.block.y),
+              Workgroups(q.IntOr(q.Index("grid_size_z"), 0), k.block.z)};
+    k.shared_memory_bytes = Clamp<uint32_t>(q.IntOr(q.Index("group_segment_size"), 0));
+    k.registers_per_thread = Clamp<uint16_t>(q.IntOr(q.Index("arch_vgpr_count"), 0));
+    k.accum_registers_per_thread = Clamp<uint16_t>(q.IntOr(q.Index("accum_vgpr_count"), 0));
+    k.scalar_registers = Clamp<uint16_t>(q.IntOr(q.Index("sgpr_count"), 0));
+    d.dispatch_id = q.IntOr(q.Index("dispatch_id"), 0);
+    if (std::optional<int64_t> event = q.Int(q.Index("event_id"))) {
       by_event.emplace(std::make_pair(guid, *event), rows.size());
     }
     rows.push_back(std::move(d));
     ++c.trace.counts.kernels;
   }
-  if (Status st = ReadCounters(c, by_event, &rows); !st.ok()) return st;
+  TM_RETURN_IF_ERROR(ReadCounters(c, by_event, &rows));
 
   // The model's order, ties by dispatch id, so that kernel_counters can follow their kernels.
   std::stable_sort(rows.begin(), rows.end(), [&](const DispatchRow& a, const DispatchRow& b) {

@@ -56,7 +56,7 @@ std::string CopyName(std::string_view direction) {
 Status ReadRegions(Context& c) {
   const RocpdSchema& s = c.schema;
   if (!s.Has(kRegions)) return Status::Ok();
-  if (Status st = RequireColumns(s, kRegions, {"start", "end"}); !st.ok()) return st;
+  TM_RETURN_IF_ERROR(RequireColumns(s, kRegions, {"start", "end"}));
   const bool strings = s.Has(kStrings) && s.HasColumn(kStrings, "id");
   const bool names = strings && s.HasColumn(kRegions, "name_id");
   const bool events =
@@ -73,31 +73,29 @@ Status ReadRegions(Context& c) {
   if (names) sql += Joined(kRegions, "R", "name_id", "N", s, kStrings);
   if (events) sql += Joined(kRegions, "R", "event_id", "E", s, kEvents);
   if (events && strings) sql += Joined(kEvents, "E", "category_id", "C", s, kStrings);
-  StatusOr<Statement> q = c.db.Prepare(sql, "table rocpd_region");
-  if (!q.ok()) return q.status();
+  TM_ASSIGN_OR_RETURN(Statement q, c.db.Prepare(sql, "table rocpd_region"));
   uint64_t row = 0;
   for (;;) {
-    StatusOr<bool> more = q->Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, q.Step());
+    if (!more) break;
     ++row;
-    std::string name(q->Text(5).value_or(""));
-    const RegionKind kind = KindOf(q->Text(8).value_or(""), name);
+    std::string name(q.Text(5).value_or(""));
+    const RegionKind kind = KindOf(q.Text(8).value_or(""), name);
     if (kind == RegionKind::kOther) {
       ++c.trace.counts.other;
       continue;
     }
     int64_t start = 0, duration = 0;
-    if (!c.checks.Span(kRegions, row, q->Int(3), q->Int(4), &start, &duration)) continue;
-    const uint32_t process = c.processes.Of(q->Text(0).value_or(""), q->IntOr(1, 0));
-    const uint32_t track = c.processes.Track(process, q->IntOr(2, 0));
+    if (!c.checks.Span(kRegions, row, q.Int(3), q.Int(4), &start, &duration)) continue;
+    const uint32_t process = c.processes.Of(q.Text(0).value_or(""), q.IntOr(1, 0));
+    const uint32_t track = c.processes.Track(process, q.IntOr(2, 0));
     if (kind == RegionKind::kMarker) {
       Slice slice;
       slice.start_ns = start;
       slice.duration_ns = duration;
       slice.track = track;
       slice.kind = SliceKind::kUserAnnotation;
-      std::string message = MarkerMessage(q->Text(7));
+      std::string message = MarkerMessage(q.Text(7));
       slice.name = c.trace.strings.Intern(message.empty() ? name : message);
       c.trace.slices.push_back(slice);
       ++c.trace.counts.annotations;
@@ -109,7 +107,7 @@ Status ReadRegions(Context& c) {
     call.track = track;
     call.kind = kind == RegionKind::kDriver ? ApiKind::kDriver : ApiKind::kRuntime;
     call.name = c.trace.strings.Intern(name.empty() ? "(unnamed API call)" : name);
-    call.link.correlation = Processes::Correlation(process, q->IntOr(6, 0));
+    call.link.correlation = Processes::Correlation(process, q.IntOr(6, 0));
     c.trace.api_calls.push_back(call);
     ++(kind == RegionKind::kDriver ? c.trace.counts.driver_calls : c.trace.counts.runtime_calls);
   }
@@ -119,7 +117,7 @@ Status ReadRegions(Context& c) {
 Status ReadMemoryCopies(Context& c) {
   const RocpdSchema& s = c.schema;
   if (!s.Has(kMemoryCopies)) return Status::Ok();
-  if (Status st = RequireColumns(s, kMemoryCopies, {"start", "end"}); !st.ok()) return st;
+  TM_RETURN_IF_ERROR(RequireColumns(s, kMemoryCopies, {"start", "end"}));
   const bool strings =
       s.Has(kStrings) && s.HasColumn(kStrings, "id") && s.HasColumn(kMemoryCopies, "name_id");
   const bool events =
@@ -138,34 +136,32 @@ Status ReadMemoryCopies(Context& c) {
       s.Source(kMemoryCopies));
   if (strings) sql += Joined(kMemoryCopies, "M", "name_id", "N", s, kStrings);
   if (events) sql += Joined(kMemoryCopies, "M", "event_id", "E", s, kEvents);
-  StatusOr<Statement> q = c.db.Prepare(sql, "table rocpd_memory_copy");
-  if (!q.ok()) return q.status();
+  TM_ASSIGN_OR_RETURN(Statement q, c.db.Prepare(sql, "table rocpd_memory_copy"));
   uint64_t row = 0;
   for (;;) {
-    StatusOr<bool> more = q->Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, q.Step());
+    if (!more) break;
     ++row;
     Transfer t;
-    if (!c.checks.Span(kMemoryCopies, row, q->Int(2), q->Int(3), &t.start_ns, &t.duration_ns)) {
+    if (!c.checks.Span(kMemoryCopies, row, q.Int(2), q.Int(3), &t.start_ns, &t.duration_ns)) {
       continue;
     }
-    const uint32_t process = c.processes.Of(q->Text(0).value_or(""), q->IntOr(1, 0));
-    const std::string direction(q->Text(9).value_or(""));
+    const uint32_t process = c.processes.Of(q.Text(0).value_or(""), q.IntOr(1, 0));
+    const std::string direction(q.Text(9).value_or(""));
     t.name = c.trace.strings.Intern(CopyName(direction));
     t.kind = TransferKind::kMemcpy;
-    std::optional<int64_t> src = q->Int(5), dst = q->Int(6);
+    std::optional<int64_t> src = q.Int(5), dst = q.Int(6);
     const bool to_device =
         direction == "MEMORY_COPY_HOST_TO_DEVICE" ||
         (direction != "MEMORY_COPY_DEVICE_TO_HOST" && src && c.processes.IsCpuAgent(process, *src));
     std::optional<int64_t> side = to_device ? dst : src;
     t.device = side ? c.processes.Device(process, *side) : kNoDevice;
-    const int64_t bytes = q->IntOr(4, 0);
+    const int64_t bytes = q.IntOr(4, 0);
     t.bytes = bytes > 0 ? static_cast<uint64_t>(bytes) : 0;
-    std::optional<int64_t> stream = q->Int(7);
-    if (!stream) stream = q->Int(8);
+    std::optional<int64_t> stream = q.Int(7);
+    if (!stream) stream = q.Int(8);
     if (stream) t.stream = *stream;
-    t.link.correlation = Processes::Correlation(process, q->IntOr(10, 0));
+    t.link.correlation = Processes::Correlation(process, q.IntOr(10, 0));
     c.trace.transfers.push_back(t);
     ++c.trace.counts.memcpys;
   }

@@ -72,17 +72,15 @@ uint32_t Processes::Of(std::string_view guid, int64_t pid) {
 
 Status Processes::Read(const Database& db, const RocpdSchema& schema) {
   if (schema.Has(kProcesses)) {
-    if (Status s = RequireColumns(schema, kProcesses, {"pid"}); !s.ok()) return s;
-    StatusOr<Statement> rows =
-        SelectAll(db, schema, kProcesses, {"guid", "pid", "command", "environment"});
-    if (!rows.ok()) return rows.status();
+    TM_RETURN_IF_ERROR(RequireColumns(schema, kProcesses, {"pid"}));
+    TM_ASSIGN_OR_RETURN(Statement rows, SelectAll(db, schema, kProcesses,
+                                                  {"guid", "pid", "command", "environment"}));
     for (;;) {
-      StatusOr<bool> more = rows->Step();
-      if (!more.ok()) return more.status();
-      if (!*more) break;
-      ProcessInfo& p = processes_[Of(rows->Text(0).value_or(""), rows->IntOr(1, 0))];
-      p.command = std::string(rows->Text(2).value_or(""));
-      const json env = ParseObject(rows->Text(3));
+      TM_ASSIGN_OR_RETURN(bool more, rows.Step());
+      if (!more) break;
+      ProcessInfo& p = processes_[Of(rows.Text(0).value_or(""), rows.IntOr(1, 0))];
+      p.command = std::string(rows.Text(2).value_or(""));
+      const json env = ParseObject(rows.Text(3));
       p.rank = FirstOf(env, {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
                              "SLURM_PROCID", "MV2_COMM_WORLD_RANK"});
       p.world_size = FirstOf(env, {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS",
@@ -90,38 +88,36 @@ Status Processes::Read(const Database& db, const RocpdSchema& schema) {
     }
   }
   if (schema.Has(kThreads) && schema.HasColumn(kThreads, "tid")) {
-    StatusOr<Statement> rows = SelectAll(db, schema, kThreads, {"guid", "pid", "tid", "name"});
-    if (!rows.ok()) return rows.status();
+    TM_ASSIGN_OR_RETURN(Statement rows,
+                        SelectAll(db, schema, kThreads, {"guid", "pid", "tid", "name"}));
     for (;;) {
-      StatusOr<bool> more = rows->Step();
-      if (!more.ok()) return more.status();
-      if (!*more) break;
-      std::optional<std::string_view> name = rows->Text(3);
+      TM_ASSIGN_OR_RETURN(bool more, rows.Step());
+      if (!more) break;
+      std::optional<std::string_view> name = rows.Text(3);
       if (!name || name->empty()) continue;
-      const uint32_t process = Of(rows->Text(0).value_or(""), rows->IntOr(1, 0));
-      thread_names_[{process, rows->IntOr(2, 0)}] = std::string(*name);
+      const uint32_t process = Of(rows.Text(0).value_or(""), rows.IntOr(1, 0));
+      thread_names_[{process, rows.IntOr(2, 0)}] = std::string(*name);
     }
   }
   if (!schema.Has(kAgents)) return Status::Ok();
-  if (Status s = RequireColumns(schema, kAgents, {"id"}); !s.ok()) return s;
-  StatusOr<Statement> rows = SelectAll(db, schema, kAgents,
-                                       {"guid", "pid", "id", "type", "absolute_index",
-                                        "logical_index", "name", "product_name", "extdata"});
-  if (!rows.ok()) return rows.status();
+  TM_RETURN_IF_ERROR(RequireColumns(schema, kAgents, {"id"}));
+  TM_ASSIGN_OR_RETURN(Statement rows,
+                      SelectAll(db, schema, kAgents,
+                                {"guid", "pid", "id", "type", "absolute_index", "logical_index",
+                                 "name", "product_name", "extdata"}));
   for (;;) {
-    StatusOr<bool> more = rows->Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
-    std::optional<int64_t> id = rows->Int(2);
+    TM_ASSIGN_OR_RETURN(bool more, rows.Step());
+    if (!more) break;
+    std::optional<int64_t> id = rows.Int(2);
     if (!id) continue;
-    ProcessInfo& p = processes_[Of(rows->Text(0).value_or(""), rows->IntOr(1, 0))];
+    ProcessInfo& p = processes_[Of(rows.Text(0).value_or(""), rows.IntOr(1, 0))];
     rocprof::AgentInfo a;
-    a.node_id = rows->IntOr(4, *id);
-    a.logical_node_id = rows->IntOr(5, a.node_id);
-    a.gpu = rows->Text(3).value_or("") == "GPU";
-    a.gfx = std::string(rows->Text(6).value_or(""));
-    a.product = std::string(rows->Text(7).value_or(""));
-    const json ext = ParseObject(rows->Text(8));
+    a.node_id = rows.IntOr(4, *id);
+    a.logical_node_id = rows.IntOr(5, a.node_id);
+    a.gpu = rows.Text(3).value_or("") == "GPU";
+    a.gfx = std::string(rows.Text(6).value_or(""));
+    a.product = std::string(rows.Text(7).value_or(""));
+    const json ext = ParseObject(rows.Text(8));
     a.gfx_target_version = IntMember(ext, "gfx_target_version").value_or(0);
     a.cu_count = IntMember(ext, "cu_count").value_or(0);
     a.wave_front_size = IntMember(ext, "wave_front_size").value_or(0);

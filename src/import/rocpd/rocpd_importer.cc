@@ -60,11 +60,9 @@ int RocpdImporter::Sniff(std::string_view head) const {
 
 StatusOr<Trace> RocpdImporter::Import(const Input& input, const ImportOptions& options) const {
   const std::string& path = input.path();
-  StatusOr<Database> db = Database::Open(input);
-  if (!db.ok()) return db.status();
-  StatusOr<RocpdSchema> schema = RocpdSchema::Read(*db);
-  if (!schema.ok()) return schema.status();
-  if (!schema->LooksLikeRocpd()) {
+  TM_ASSIGN_OR_RETURN(Database db, Database::Open(input));
+  TM_ASSIGN_OR_RETURN(RocpdSchema schema, RocpdSchema::Read(db));
+  if (!schema.LooksLikeRocpd()) {
     return UnreadableInput(
         "an SQLite database, but not a rocpd database: it has no rocpd_kernel_dispatch, "
         "rocpd_region, rocpd_memory_copy or rocpd_info_agent table or view (expected "
@@ -73,24 +71,24 @@ StatusOr<Trace> RocpdImporter::Import(const Input& input, const ImportOptions& o
   Trace trace;
   trace.path = path;
   trace.format = "rocpd";
-  trace.format_version = schema->version().empty()
+  trace.format_version = schema.version().empty()
                              ? "rocpd SQLite (schema version not recorded)"
-                             : fmt::format("rocpd SQLite, schema {}", schema->version());
-  if (!schema->version().empty()) {
+                             : fmt::format("rocpd SQLite, schema {}", schema.version());
+  if (!schema.version().empty()) {
     trace.metadata["rocpd_schema_version"] =
-        nlohmann::json(schema->version())
+        nlohmann::json(schema.version())
             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
 
   Processes processes(&trace);
-  if (Status s = processes.Read(*db, *schema); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(processes.Read(db, schema));
   RowChecks checks;
-  Context context{*db, *schema, processes, checks, trace};
-  if (Status s = ReadDispatches(context); !s.ok()) return s;
-  if (Status s = ReadMemoryCopies(context); !s.ok()) return s;
-  if (Status s = ReadMemoryAllocations(context); !s.ok()) return s;
+  Context context{db, schema, processes, checks, trace};
+  TM_RETURN_IF_ERROR(ReadDispatches(context));
+  TM_RETURN_IF_ERROR(ReadMemoryCopies(context));
+  TM_RETURN_IF_ERROR(ReadMemoryAllocations(context));
   if (options.host_rows) {
-    if (Status s = ReadRegions(context); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(ReadRegions(context));
   } else {
     trace.metadata["host_rows"] = "skipped";  // as the Nsight Systems importer writes it
   }
@@ -98,7 +96,7 @@ StatusOr<Trace> RocpdImporter::Import(const Input& input, const ImportOptions& o
   SetRanks(processes, &trace);
   if (trace.kernels.empty()) {
     trace.warnings.push_back(
-        schema->Has(kDispatches)
+        schema.Has(kDispatches)
             ? "the database holds no kernel dispatches that could be read (rocprofv3 ran "
               "without --kernel-trace, or nothing ran on the GPU)"
             : "the database has no rocpd_kernel_dispatch table: no kernels were traced");

@@ -26,17 +26,16 @@ bool IsSuffixedTable(std::string_view name, std::string_view base) {
 }
 
 StatusOr<std::vector<std::string>> ColumnsOf(const Database& db, const std::string& relation) {
-  StatusOr<Statement> info =
+  TM_ASSIGN_OR_RETURN(
+      Statement info,
       db.Prepare(fmt::format("SELECT name FROM pragma_table_info({})",
                              "'" + relation + "'"),  // names hold no quote (checked by caller)
-                 fmt::format("the columns of {}", relation));
-  if (!info.ok()) return info.status();
+                 fmt::format("the columns of {}", relation)));
   std::vector<std::string> columns;
   for (;;) {
-    StatusOr<bool> row = info->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    if (std::optional<std::string_view> name = info->Text(0)) columns.emplace_back(*name);
+    TM_ASSIGN_OR_RETURN(bool row, info.Step());
+    if (!row) break;
+    if (std::optional<std::string_view> name = info.Text(0)) columns.emplace_back(*name);
   }
   return columns;
 }
@@ -44,17 +43,17 @@ StatusOr<std::vector<std::string>> ColumnsOf(const Database& db, const std::stri
 }  // namespace
 
 StatusOr<RocpdSchema> RocpdSchema::Read(const Database& db) {
-  StatusOr<Statement> master = db.Prepare(
-      "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name LIKE "
-      "'rocpd%' ORDER BY name",
-      "the table list (sqlite_master)");
-  if (!master.ok()) return master.status();
+  TM_ASSIGN_OR_RETURN(
+      Statement master,
+      db.Prepare(
+          "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name LIKE "
+          "'rocpd%' ORDER BY name",
+          "the table list (sqlite_master)"));
   std::map<std::string, std::string, std::less<>> relations;  // name -> type
   for (;;) {
-    StatusOr<bool> row = master->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    std::optional<std::string_view> type = master->Text(0), name = master->Text(1);
+    TM_ASSIGN_OR_RETURN(bool row, master.Step());
+    if (!row) break;
+    std::optional<std::string_view> type = master.Text(0), name = master.Text(1);
     if (!type || !name || name->find_first_of("'\"") != std::string_view::npos) continue;
     relations.emplace(std::string(*name), std::string(*type));
   }
@@ -79,20 +78,18 @@ StatusOr<RocpdSchema> RocpdSchema::Read(const Database& db) {
       }
       schema.sources_.emplace(std::string(base), text + ")");
     }
-    StatusOr<std::vector<std::string>> columns = ColumnsOf(db, first);
-    if (!columns.ok()) return columns.status();
-    schema.columns_.emplace(std::string(base), std::move(*columns));
+    TM_ASSIGN_OR_RETURN(std::vector<std::string> columns, ColumnsOf(db, first));
+    schema.columns_.emplace(std::string(base), std::move(columns));
   }
 
   if (schema.HasColumn(kMetadata, "tag") && schema.HasColumn(kMetadata, "value")) {
-    StatusOr<Statement> meta =
+    TM_ASSIGN_OR_RETURN(
+        Statement meta,
         db.Prepare(fmt::format("SELECT value FROM {} WHERE tag = 'schema_version' LIMIT 1",
                                schema.Source(kMetadata)),
-                   "table rocpd_metadata");
-    if (!meta.ok()) return meta.status();
-    StatusOr<bool> row = meta->Step();
-    if (!row.ok()) return row.status();
-    if (*row) schema.version_ = std::string(meta->Text(0).value_or(""));
+                   "table rocpd_metadata"));
+    TM_ASSIGN_OR_RETURN(bool row, meta.Step());
+    if (row) schema.version_ = std::string(meta.Text(0).value_or(""));
   }
   return schema;
 }

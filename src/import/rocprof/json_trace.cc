@@ -225,9 +225,8 @@ void ReadProcess(const json& proc, Trace* trace) {
 StatusOr<Trace> ImportRocprofJson(const Input& input) {
   const std::string& path = input.path();
   std::string gzip_warning;
-  StatusOr<json> document = ReadJsonDocument(input, "rocprofv3 results.json", &gzip_warning);
-  if (!document.ok()) return document.status();
-  const json& doc = *document;
+  TM_ASSIGN_OR_RETURN(const json doc,
+                      ReadJsonDocument(input, "rocprofv3 results.json", &gzip_warning));
   const json& processes = Member(doc, "rocprofiler-sdk-tool");
   if (!processes.is_array()) {
     return UnreadableInput("no \"rocprofiler-sdk-tool\" array: not rocprofv3 JSON output",

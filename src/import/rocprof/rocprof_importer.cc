@@ -197,29 +197,26 @@ StatusOr<Trace> RocprofImporter::Import(const Input& input, const ImportOptions&
                             "process, e.g. {}): name one of them",
                             traces.size(), traces.front()));
     }
-    StatusOr<Input> trace_file = input.Related(traces.front());
-    if (!trace_file.ok()) return trace_file.status();
-    return Import(*trace_file, options);
+    TM_ASSIGN_OR_RETURN(Input trace_file, input.Related(traces.front()));
+    return Import(trace_file, options);
   }
-  StatusOr<std::string> head = input.Head(64 << 10);
-  if (!head.ok()) return head.status();
-  if (head->starts_with("\xEF\xBB\xBF")) head->erase(0, 3);
-  if (head->starts_with(sqlite::kSqliteMagic)) {
-    if (LooksLikeV1ResultsDb(*head)) return ImportV1ResultsDb(input);
+  TM_ASSIGN_OR_RETURN(std::string head, input.Head(64 << 10));
+  if (head.starts_with("\xEF\xBB\xBF")) head.erase(0, 3);
+  if (head.starts_with(sqlite::kSqliteMagic)) {
+    if (LooksLikeV1ResultsDb(head)) return ImportV1ResultsDb(input);
     return UnreadableInput(
         "an SQLite database without rocprof v1's KERN table: not a rocprof results.db (a "
         "rocprofv3 database is read as rocpd, an Nsight Systems export as nsys)");
   }
-  if (head->starts_with("{")) {
-    return LooksLikeV1ChromeTrace(*head) ? ImportV1ChromeTrace(input) : ImportRocprofJson(input);
+  if (head.starts_with("{")) {
+    return LooksLikeV1ChromeTrace(head) ? ImportV1ChromeTrace(input) : ImportRocprofJson(input);
   }
-  if (const SideFile side = ClassifySideFile(*head); side != SideFile::kNone) {
+  if (const SideFile side = ClassifySideFile(head); side != SideFile::kNone) {
     return ImportSideFile(side, input);
   }
 
-  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(input, path);
-  if (!opened.ok()) return opened.status();
-  CsvFile& primary = **opened;
+  TM_ASSIGN_OR_RETURN(std::unique_ptr<CsvFile> opened, CsvFile::Open(input, path));
+  CsvFile& primary = *opened;
   const CsvKind kind = KindOf(primary);
   if (kind == CsvKind::kNone) return NotRocprof(primary.header());
   // rocprof-compute's counter file; through rocpd (ROCm 7) it has one row per (dispatch,
@@ -251,7 +248,7 @@ StatusOr<Trace> RocprofImporter::Import(const Input& input, const ImportOptions&
 
   // Agent info first: every other file resolves its agent ids against it.
   if (kind == CsvKind::kAgentInfo) {
-    if (Status s = ReadAgentInfo(&primary, &warnings, &agents); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(ReadAgentInfo(&primary, &warnings, &agents));
   }
   for (const Sibling& s : siblings) {
     if (s.kind != CsvKind::kAgentInfo) continue;
@@ -280,7 +277,7 @@ StatusOr<Trace> RocprofImporter::Import(const Input& input, const ImportOptions&
   DeviceResolver devices(agents, &trace);
 
   const Mark before_primary(trace);
-  if (Status s = ReadRows(kind, &primary, &devices, &trace, &warnings); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(ReadRows(kind, &primary, &devices, &trace, &warnings));
   const Span primary_span = SpanSince(trace, before_primary);
 
   for (const Sibling& s : siblings) {

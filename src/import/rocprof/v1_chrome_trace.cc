@@ -85,9 +85,8 @@ bool LooksLikeV1ChromeTrace(std::string_view head) {
 StatusOr<Trace> ImportV1ChromeTrace(const Input& input) {
   const std::string& path = input.path();
   std::string gzip_warning;
-  StatusOr<json> document = ReadJsonDocument(input, "rocprof v1 results.json", &gzip_warning);
-  if (!document.ok()) return document.status();
-  const json& doc = *document;
+  TM_ASSIGN_OR_RETURN(const json doc,
+                      ReadJsonDocument(input, "rocprof v1 results.json", &gzip_warning));
   if (!doc.is_object() || !doc.contains("traceEvents") || !doc["traceEvents"].is_array()) {
     return UnreadableInput("no \"traceEvents\" array: not a rocprof v1 Chrome trace",
                            SourcePosition{1, 1});

@@ -42,12 +42,11 @@ bool LooksLikeV1ResultsDb(std::string_view head) {
 
 StatusOr<Trace> ImportV1ResultsDb(const Input& input) {
   const std::string& path = input.path();
-  StatusOr<sqlite::Database> db = sqlite::Database::Open(input);
-  if (!db.ok()) return db.status();
-  StatusOr<sqlite::Statement> rows = db->Prepare("SELECT * FROM KERN ORDER BY rowid", "table KERN");
-  if (!rows.ok()) return rows.status();
+  TM_ASSIGN_OR_RETURN(sqlite::Database db, sqlite::Database::Open(input));
+  TM_ASSIGN_OR_RETURN(sqlite::Statement rows,
+                      db.Prepare("SELECT * FROM KERN ORDER BY rowid", "table KERN"));
   for (const char* needed : {"KernelName", "gpu-id", "BeginNs", "EndNs"}) {
-    if (rows->Index(needed) < 0) {
+    if (rows.Index(needed) < 0) {
       return UnreadableInput(fmt::format(
           "rocprof v1 results.db: table KERN has no \"{}\" column (expected results.csv's 22 "
           "columns; BeginNs / EndNs are written only with --timestamp on)",
@@ -55,7 +54,7 @@ StatusOr<Trace> ImportV1ResultsDb(const Input& input) {
     }
   }
   std::vector<int> index;
-  for (const std::string& column : KernColumns()) index.push_back(rows->Index(column));
+  for (const std::string& column : KernColumns()) index.push_back(rows.Index(column));
 
   Trace trace;
   trace.path = path;
@@ -70,11 +69,10 @@ StatusOr<Trace> ImportV1ResultsDb(const Input& input) {
   V1DispatchRows dispatches(KernColumns(), &devices, &trace);
   CsvRecord row;
   for (;;) {
-    StatusOr<bool> more = rows->Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, rows.Step());
+    if (!more) break;
     row.fields.clear();
-    for (int i : index) row.fields.emplace_back(rows->Text(i).value_or(std::string_view()));
+    for (int i : index) row.fields.emplace_back(rows.Text(i).value_or(std::string_view()));
     row.fields[0] = std::string(Unquoted(row.fields[0]));
     dispatches.Add(row);
   }

@@ -137,9 +137,7 @@ int WebGpuImporter::Sniff(std::string_view head) const {
 StatusOr<Trace> WebGpuImporter::Import(const Input& input, const ImportOptions& options) const {
   const std::string& path = input.path();
   std::string gzip_warning;
-  StatusOr<std::string> content = input.Content(&gzip_warning);
-  if (!content.ok()) return content.status();
-  const std::string& text = *content;
+  TM_ASSIGN_OR_RETURN(const std::string text, input.Content(&gzip_warning));
 
   Trace trace;
   trace.path = path;
@@ -182,9 +180,11 @@ StatusOr<Trace> WebGpuImporter::Import(const Input& input, const ImportOptions& 
           "(JSON, JSON array or NDJSON) or a TensorFlow.js DEBUG mode console log",
           SourcePosition{1, 1});
   }
-  if (!list.ok()) return list.status();
-  if (!gzip_warning.empty()) list->warnings.insert(list->warnings.begin(), gzip_warning);
-  BuildDispatchTrace(std::move(list.value()), &trace);
+  TM_ASSIGN_OR_RETURN(DispatchList dispatches, std::move(list));
+  if (!gzip_warning.empty()) {
+    dispatches.warnings.insert(dispatches.warnings.begin(), gzip_warning);
+  }
+  BuildDispatchTrace(std::move(dispatches), &trace);
   return trace;
 }
 

@@ -269,7 +269,7 @@ Status Builder::Build() {
   }
   for (const Table& t : doc_.tables) {
     if (t.schema == "metal-gpu-intervals") {
-      if (Status s = ReadGpuIntervals(t); !s.ok()) return s;
+      TM_RETURN_IF_ERROR(ReadGpuIntervals(t));
       intervals = &t;
     } else if (t.schema == "metal-application-command-buffer-submissions") {
       ReadSubmissions(t);

@@ -49,38 +49,34 @@ int XctraceImporter::Sniff(std::string_view head) const {
 
 StatusOr<Trace> XctraceImporter::Import(const Input& input, const ImportOptions& options) const {
   const std::string& path = input.path();
-  StatusOr<std::unique_ptr<BlockReader>> opened = input.Blocks();
-  if (!opened.ok()) return opened.status();
+  TM_ASSIGN_OR_RETURN(std::unique_ptr<BlockReader> opened, input.Blocks());
   XmlTableReader reader;
   std::vector<char> block;
-  while ((*opened)->Next(&block)) {
-    if (Status s = reader.Feed(std::string_view(block.data(), block.size())); !s.ok()) return s;
-    if (options.progress)
-      options.progress((*opened)->file_bytes_consumed(), (*opened)->file_size());
+  while (opened->Next(&block)) {
+    TM_RETURN_IF_ERROR(reader.Feed(std::string_view(block.data(), block.size())));
+    if (options.progress) options.progress(opened->file_bytes_consumed(), opened->file_size());
   }
-  if (!(*opened)->status().ok()) return (*opened)->status();
-  StatusOr<XmlDocument> doc = reader.Finish();
-  if (!doc.ok()) return doc.status();
-  if (doc->root == "trace-toc") {
+  TM_RETURN_IF_ERROR(opened->status());
+  TM_ASSIGN_OR_RETURN(XmlDocument doc, reader.Finish());
+  if (doc.root == "trace-toc") {
     return UnreadableInput(
         fmt::format("this is the table of contents of a trace (xctrace export --toc), not a "
                     "table; export the GPU intervals table instead: {}",
                     kExportCommand),
         SourcePosition{1, 1});
   }
-  if (doc->root != "trace-query-result") {
+  if (doc.root != "trace-query-result") {
     return UnreadableInput(
         fmt::format("not an xctrace export: the document element is <{}>, expected "
                     "<trace-query-result> (from {})",
-                    doc->root, kExportCommand),
+                    doc.root, kExportCommand),
         SourcePosition{1, 1});
   }
   Trace trace;
   trace.path = path;
   trace.format = "xctrace";
-  if (Status s = BuildMetalTrace(*doc, options, &trace); !s.ok()) return s;
-  if (!(*opened)->warning().empty())
-    trace.warnings.insert(trace.warnings.begin(), (*opened)->warning());
+  TM_RETURN_IF_ERROR(BuildMetalTrace(doc, options, &trace));
+  if (!opened->warning().empty()) trace.warnings.insert(trace.warnings.begin(), opened->warning());
   return trace;
 }
 

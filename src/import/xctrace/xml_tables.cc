@@ -217,13 +217,13 @@ Status XmlTableReader::Feed(std::string_view block) {
 }
 
 StatusOr<XmlDocument> XmlTableReader::Finish() {
-  if (Status s = Parse({}, true); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(Parse({}, true));
   return std::move(state_->doc);
 }
 
 StatusOr<XmlDocument> ReadXmlTables(std::string_view content) {
   XmlTableReader reader;
-  if (Status s = reader.Feed(content); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(reader.Feed(content));
   return reader.Finish();
 }
 

@@ -27,10 +27,9 @@ StatusOr<std::string> ReadWholeFile(const Input& input, std::string* warning) {
         static_cast<double>(size) / (1 << 30)));
   };
   if (input.file_size() > kMaxXspaceBytes) return too_large(input.file_size());
-  StatusOr<std::string> data = input.Content(warning);
-  if (!data.ok()) return data.status();
-  if (data->empty()) return UnreadableInput("the file is empty");
-  if (data->size() > kMaxXspaceBytes) return too_large(data->size());  // gzip-compressed
+  TM_ASSIGN_OR_RETURN(std::string data, input.Content(warning));
+  if (data.empty()) return UnreadableInput("the file is empty");
+  if (data.size() > kMaxXspaceBytes) return too_large(data.size());  // gzip-compressed
   return data;
 }
 
@@ -90,17 +89,16 @@ void AddWarnings(const xplane_pb::XSpace& space, const ReadState& state, Trace* 
 StatusOr<Trace> ImportFile(const Input& input, const ImportOptions& options) {
   const std::string& path = input.path();
   std::string gzip_warning;
-  StatusOr<std::string> data = ReadWholeFile(input, &gzip_warning);
-  if (!data.ok()) return data.status();
+  TM_ASSIGN_OR_RETURN(std::string data, ReadWholeFile(input, &gzip_warning));
   xplane_pb::XSpace space;
-  if (!space.ParseFromString(*data)) {
+  if (!space.ParseFromString(data)) {
     return UnreadableInput(
         fmt::format("not a readable XSpace protobuf ({} bytes): the file is truncated or is not an "
                     "xplane.pb; a profile cut short while writing cannot be read, profile again",
-                    data->size()));
+                    data.size()));
   }
-  data->clear();
-  data->shrink_to_fit();
+  data.clear();
+  data.shrink_to_fit();
 
   Trace trace;
   trace.path = path;
@@ -185,11 +183,9 @@ int XplaneImporter::SniffFolder(const std::string& folder) const {
 
 StatusOr<Trace> XplaneImporter::Import(const Input& input, const ImportOptions& options) const {
   if (input.is_folder()) {
-    StatusOr<std::string> file = ResolveProfileDir(input.path());
-    if (!file.ok()) return file.status();
-    StatusOr<Input> xspace = input.Related(*file);
-    if (!xspace.ok()) return xspace.status();
-    return ImportFile(*xspace, options);
+    TM_ASSIGN_OR_RETURN(std::string file, ResolveProfileDir(input.path()));
+    TM_ASSIGN_OR_RETURN(Input xspace, input.Related(file));
+    return ImportFile(xspace, options);
   }
   return ImportFile(input, options);
 }

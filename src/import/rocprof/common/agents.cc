@@ -39,7 +39,7 @@ Status ReadAgentInfo(CsvFile* file, Warnings* warnings, std::vector<AgentInfo>* 
     a.lds_kb = integer(row, lds);
     agents->push_back(std::move(a));
   }
-  if (Status s = file->status(); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(file->status());
   NumberGpus(agents);
   return Status::Ok();
 }

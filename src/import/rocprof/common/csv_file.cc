@@ -42,15 +42,12 @@ CsvFile::CsvFile(std::string path, std::unique_ptr<BlockReader> blocks)
 }
 
 StatusOr<std::unique_ptr<CsvFile>> CsvFile::Open(const Input& input, const std::string& path) {
-  StatusOr<Input> opened = path == input.path() ? input : input.Related(path);
-  if (!opened.ok()) return opened.status();
-  StatusOr<std::unique_ptr<BlockReader>> blocks = opened->Blocks();
-  if (!blocks.ok()) return blocks.status();
-  std::unique_ptr<CsvFile> file(new CsvFile(path, std::move(blocks).value()));
+  TM_ASSIGN_OR_RETURN(Input opened, path == input.path() ? input : input.Related(path));
+  TM_ASSIGN_OR_RETURN(std::unique_ptr<BlockReader> blocks, opened.Blocks());
+  std::unique_ptr<CsvFile> file(new CsvFile(path, std::move(blocks)));
   CsvRecord header;
   if (!file->reader_->Next(&header)) {
-    Status status = file->status();
-    if (!status.ok()) return status;
+    TM_RETURN_IF_ERROR(file->status());
     return UnreadableInput("the file is empty: no rocprof CSV header", SourcePosition{1, 1});
   }
   file->header_ = std::move(header.fields);
@@ -96,7 +93,7 @@ bool CsvFile::Next(CsvRecord* row, Warnings* warnings) {
 }
 
 Status CsvFile::status() const {
-  if (!reader_->status().ok()) return reader_->status();
+  TM_RETURN_IF_ERROR(reader_->status());
   return blocks_->status();
 }
 

@@ -69,9 +69,8 @@ double ParseCounter(std::string_view text) {
 
 StatusOr<DispatchTable> DispatchTable::Read(const Input& input, const std::string& path,
                                             Warnings* warnings) {
-  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(input, path);
-  if (!opened.ok()) return opened.status();
-  CsvFile& file = **opened;
+  TM_ASSIGN_OR_RETURN(std::unique_ptr<CsvFile> opened, CsvFile::Open(input, path));
+  CsvFile& file = *opened;
   const Columns columns(file.header());
   const size_t dispatch = columns.Find({"Dispatch_ID"});
   const KernelColumns kc(columns);
@@ -153,7 +152,7 @@ StatusOr<DispatchTable> DispatchTable::Read(const Input& input, const std::strin
     }
     row->values[index] = ParseCounter(record.at(counter_value));
   }
-  if (Status s = file.status(); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(file.status());
   if (unjoined > 0) {
     warnings->Row(path, unjoined_line,
                   fmt::format("{} counter rows name another kernel than the first row of their "

@@ -51,13 +51,12 @@ std::pair<int32_t, int32_t> GfxVersion(const std::string& arch) {
 
 StatusOr<SystemInfo> ReadSystemInfo(const Input& input, const std::string& path,
                                     Warnings* warnings) {
-  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(input, path);
-  if (!opened.ok()) return opened.status();
-  CsvFile& file = **opened;
+  TM_ASSIGN_OR_RETURN(std::unique_ptr<CsvFile> opened, CsvFile::Open(input, path));
+  CsvFile& file = *opened;
   const Columns c(file.header());
   CsvRecord row;
   if (!file.Next(&row, warnings)) {
-    if (Status s = file.status(); !s.ok()) return s;
+    TM_RETURN_IF_ERROR(file.status());
     return UnreadableInput("sysinfo.csv has a header but no row", SourcePosition{2, 1});
   }
   SystemInfo info;
@@ -100,9 +99,8 @@ Device DeviceFromSystemInfo(const SystemInfo& info) {
 StatusOr<std::map<std::string, double>> ReadRooflinePeaks(const Input& input,
                                                           const std::string& path, int64_t device,
                                                           Warnings* warnings) {
-  StatusOr<std::unique_ptr<CsvFile>> opened = CsvFile::Open(input, path);
-  if (!opened.ok()) return opened.status();
-  CsvFile& file = **opened;
+  TM_ASSIGN_OR_RETURN(std::unique_ptr<CsvFile> opened, CsvFile::Open(input, path));
+  CsvFile& file = *opened;
   const Columns c(file.header());
   const size_t device_column = c.Find({"device"});
   if (device_column == kMissing) {
@@ -127,7 +125,7 @@ StatusOr<std::map<std::string, double>> ReadRooflinePeaks(const Input& input,
     }
     break;
   }
-  if (Status s = file.status(); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(file.status());
   return peaks;
 }
 

@@ -177,7 +177,7 @@ StatusOr<Trace> ImportWorkload(const Input& input, const std::string& path) {
   std::vector<DispatchTable> tables;
   for (size_t i = 0; i < files.counter_files.size(); ++i) {
     StatusOr<DispatchTable> table = DispatchTable::Read(input, files.counter_files[i], &warnings);
-    if (!table.ok()) {
+    if (!table.ok()) {  // by hand: only the first file is needed, the others become warnings
       if (i == 0) return table.status();
       warnings.File(files.counter_files[i], "not used: " + table.status().message());
       continue;

@@ -10,19 +10,17 @@ StatusOr<Dispatches> ReadDispatches(const sqlite::Database& db, const nsys::Sche
   out.has_time_columns = schema.HasColumn(kDispatchTable, "start_timestamp") &&
                          schema.HasColumn(kDispatchTable, "end_timestamp");
   const bool ordered = schema.HasColumn(kDispatchTable, "dispatch_id");
-  StatusOr<sqlite::Statement> select =
+  TM_ASSIGN_OR_RETURN(
+      sqlite::Statement row,
       SelectColumns(db, schema, version, kDispatchTable, {"dispatch_uuid", "kernel_uuid"},
                     {"dispatch_id", "gpu_id", "start_timestamp", "end_timestamp"},
-                    ordered ? "ORDER BY dispatch_id, dispatch_uuid" : "ORDER BY dispatch_uuid");
-  if (!select.ok()) return select.status();
-  sqlite::Statement& row = *select;
+                    ordered ? "ORDER BY dispatch_id, dispatch_uuid" : "ORDER BY dispatch_uuid"));
   const int uuid = row.Index("dispatch_uuid"), kernel = row.Index("kernel_uuid");
   const int id = row.Index("dispatch_id"), gpu = row.Index("gpu_id");
   const int start = row.Index("start_timestamp"), end = row.Index("end_timestamp");
   for (;;) {
-    StatusOr<bool> more = row.Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, row.Step());
+    if (!more) break;
     std::optional<int64_t> u = IntegerCell(row, uuid), k = IntegerCell(row, kernel);
     if (!u || !k) {
       warnings->Add("compute_dispatch",

@@ -126,59 +126,50 @@ int ComputeDbImporter::Sniff(std::string_view head) const {
 StatusOr<Trace> ComputeDbImporter::Import(const Input& input, const ImportOptions& options) const {
   (void)options;
   const std::string& path = input.path();
-  StatusOr<sqlite::Database> db = sqlite::Database::Open(input);
-  if (!db.ok()) return db.status();
-  StatusOr<nsys::Schema> schema = nsys::Schema::Read(*db);
-  if (!schema.ok()) return schema.status();
-  if (!LooksLikeComputeDb(*schema)) {
+  TM_ASSIGN_OR_RETURN(sqlite::Database db, sqlite::Database::Open(input));
+  TM_ASSIGN_OR_RETURN(nsys::Schema schema, nsys::Schema::Read(db));
+  if (!LooksLikeComputeDb(schema)) {
     return UnreadableInput(
         "an SQLite database, but not a rocprof-compute database: it lacks the compute_dispatch, "
         "compute_kernel and compute_workload tables (expected the .db of `rocprof-compute "
         "analyze --output-format db`, rocprof-compute 3.5 or later)");
   }
-  StatusOr<DbVersion> version = ReadDbVersion(*db, *schema);
-  if (!version.ok()) return version.status();
+  TM_ASSIGN_OR_RETURN(DbVersion version, ReadDbVersion(db, schema));
 
   RowWarnings warnings(path);
-  if (!version->schema_version.empty() && !version->schema_version.starts_with("1.")) {
+  if (!version.schema_version.empty() && !version.schema_version.starts_with("1.")) {
     warnings.File(
         fmt::format("database schema {} is not the 1.x this reader was written for; "
                     "tables and columns are read by name",
-                    version->schema_version));
+                    version.schema_version));
   }
   Trace trace;
   trace.path = path;
   trace.format = "rocprof-compute-db";
-  trace.format_version = fmt::format("rocprof-compute database ({})", version->Describe());
-  if (!version->compute_version.empty()) {
-    trace.metadata["rocprof_compute_version"] = Json(version->compute_version);
+  trace.format_version = fmt::format("rocprof-compute database ({})", version.Describe());
+  if (!version.compute_version.empty()) {
+    trace.metadata["rocprof_compute_version"] = Json(version.compute_version);
   }
 
-  StatusOr<std::map<int64_t, Workload>> workloads =
-      ReadWorkloads(*db, *schema, *version, &warnings);
-  if (!workloads.ok()) return workloads.status();
-  DescribeWorkloads(*workloads, &trace, &warnings);
-  StatusOr<std::map<int64_t, KernelInfo>> kernels =
-      ReadKernels(*db, *schema, *version, &trace.strings, &warnings);
-  if (!kernels.ok()) return kernels.status();
-  StatusOr<Dispatches> dispatches = ReadDispatches(*db, *schema, *version, &warnings);
-  if (!dispatches.ok()) return dispatches.status();
+  TM_ASSIGN_OR_RETURN(auto workloads, ReadWorkloads(db, schema, version, &warnings));
+  DescribeWorkloads(workloads, &trace, &warnings);
+  TM_ASSIGN_OR_RETURN(auto kernels, ReadKernels(db, schema, version, &trace.strings, &warnings));
+  TM_ASSIGN_OR_RETURN(Dispatches dispatches, ReadDispatches(db, schema, version, &warnings));
 
   std::map<int64_t, int64_t> dispatch_count;  // by kernel_uuid
-  for (const DispatchRow& d : dispatches->rows) ++dispatch_count[d.kernel_uuid];
-  const bool synthetic =
-      !dispatches->rows.empty() && dispatches->untimed == dispatches->rows.size();
+  for (const DispatchRow& d : dispatches.rows) ++dispatch_count[d.kernel_uuid];
+  const bool synthetic = !dispatches.rows.empty() && dispatches.untimed == dispatches.rows.size();
 
-  Devices devices(*workloads, &trace);
+  Devices devices(workloads, &trace);
   std::map<uint32_t, int64_t> cursor;  // synthetic timeline: end of the last dispatch per device
   std::set<int64_t> averaged, launch_varies;
   std::map<HbmSource, std::set<int64_t>> hbm_sources;
   std::vector<Row> rows;
-  rows.reserve(dispatches->rows.size());
-  for (const DispatchRow& d : dispatches->rows) {
+  rows.reserve(dispatches.rows.size());
+  for (const DispatchRow& d : dispatches.rows) {
     const std::string where = fmt::format("compute_dispatch dispatch_uuid {}", d.uuid);
-    auto kernel = kernels->find(d.kernel_uuid);
-    if (kernel == kernels->end()) {
+    auto kernel = kernels.find(d.kernel_uuid);
+    if (kernel == kernels.end()) {
       ++trace.counts.skipped;
       warnings.Add(where,
                    fmt::format("kernel_uuid {} is not in compute_kernel: skipped", d.kernel_uuid));
@@ -251,7 +242,7 @@ StatusOr<Trace> ComputeDbImporter::Import(const Input& input, const ImportOption
         hbm_sources[HbmSource::kBandwidthTimesDuration].size(),
         hbm_sources[HbmSource::kUnknown].size()));
   }
-  if (dispatches->rows.empty()) warnings.File("compute_dispatch has no rows: no kernels");
+  if (dispatches.rows.empty()) warnings.File("compute_dispatch has no rows: no kernels");
 
   std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
     return std::tie(a.kernel.device, a.kernel.stream, a.kernel.start_ns, a.dispatch_id, a.uuid) <

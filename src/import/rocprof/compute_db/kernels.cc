@@ -14,16 +14,14 @@ std::optional<StringId> Find(const StringPool& strings, std::string_view text) {
 Status ReadKernelRows(const sqlite::Database& db, const nsys::Schema& schema,
                       const DbVersion& version, RowWarnings* warnings,
                       std::map<int64_t, KernelInfo>* kernels) {
-  StatusOr<sqlite::Statement> select = SelectColumns(
-      db, schema, version, kKernelTable, {"kernel_uuid", "kernel_name"}, {"workload_id"});
-  if (!select.ok()) return select.status();
-  sqlite::Statement& row = *select;
+  TM_ASSIGN_OR_RETURN(sqlite::Statement row,
+                      SelectColumns(db, schema, version, kKernelTable,
+                                    {"kernel_uuid", "kernel_name"}, {"workload_id"}));
   const int uuid = row.Index("kernel_uuid"), name = row.Index("kernel_name");
   const int workload = row.Index("workload_id");
   for (;;) {
-    StatusOr<bool> more = row.Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, row.Step());
+    if (!more) break;
     std::optional<int64_t> id = IntegerCell(row, uuid);
     std::optional<std::string_view> text = row.Text(name);
     if (!id || !text || text->empty()) {
@@ -83,19 +81,17 @@ Status ReadMetricValues(const sqlite::Database& db, const nsys::Schema& schema,
       optional(kMetricDefinitionTable, "sub_table_name", "sub_table_name"),
       optional(kMetricDefinitionTable, "unit", "unit"), kKernelMetricValueTable,
       kMetricDefinitionTable);
-  StatusOr<sqlite::Statement> select = db.Prepare(
-      sql, fmt::format("tables {} and {}", kKernelMetricValueTable, kMetricDefinitionTable));
-  if (!select.ok()) return select.status();
-  sqlite::Statement& row = *select;
+  TM_ASSIGN_OR_RETURN(sqlite::Statement row,
+                      db.Prepare(sql, fmt::format("tables {} and {}", kKernelMetricValueTable,
+                                                  kMetricDefinitionTable)));
   const int uuid = row.Index("kernel_uuid"), value = row.Index("value");
   const int value_name = row.Index("value_name"), name = row.Index("name");
   const int table_name = row.Index("table_name"), sub_table_name = row.Index("sub_table_name");
   const int unit = row.Index("unit");
   uint64_t orphans = 0, unreadable = 0;
   for (;;) {
-    StatusOr<bool> more = row.Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, row.Step());
+    if (!more) break;
     std::optional<int64_t> id = IntegerCell(row, uuid);
     auto kernel = id ? kernels->find(*id) : kernels->end();
     if (kernel == kernels->end()) {
@@ -137,15 +133,13 @@ Status ReadRooflinePoints(const sqlite::Database& db, const nsys::Schema& schema
                           const DbVersion& version, RowWarnings* warnings,
                           std::map<int64_t, KernelInfo>* kernels) {
   if (!schema.HasTable(kKernelRooflineTable)) return Status();
-  StatusOr<sqlite::Statement> select =
+  TM_ASSIGN_OR_RETURN(
+      sqlite::Statement row,
       SelectColumns(db, schema, version, kKernelRooflineTable, {"kernel_uuid"},
-                    {"total_flops", "l1_cache_data", "l2_cache_data", "hbm_cache_data"});
-  if (!select.ok()) return select.status();
-  sqlite::Statement& row = *select;
+                    {"total_flops", "l1_cache_data", "l2_cache_data", "hbm_cache_data"}));
   for (;;) {
-    StatusOr<bool> more = row.Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, row.Step());
+    if (!more) break;
     std::optional<int64_t> id = IntegerCell(row, row.Index("kernel_uuid"));
     auto kernel = id ? kernels->find(*id) : kernels->end();
     if (kernel == kernels->end()) {
@@ -204,11 +198,9 @@ StatusOr<std::map<int64_t, KernelInfo>> ReadKernels(const sqlite::Database& db,
                                                     const DbVersion& version, StringPool* strings,
                                                     RowWarnings* warnings) {
   std::map<int64_t, KernelInfo> kernels;
-  if (Status s = ReadKernelRows(db, schema, version, warnings, &kernels); !s.ok()) return s;
-  if (Status s = ReadMetricValues(db, schema, version, strings, warnings, &kernels); !s.ok()) {
-    return s;
-  }
-  if (Status s = ReadRooflinePoints(db, schema, version, warnings, &kernels); !s.ok()) return s;
+  TM_RETURN_IF_ERROR(ReadKernelRows(db, schema, version, warnings, &kernels));
+  TM_RETURN_IF_ERROR(ReadMetricValues(db, schema, version, strings, warnings, &kernels));
+  TM_RETURN_IF_ERROR(ReadRooflinePoints(db, schema, version, warnings, &kernels));
   return kernels;
 }
 

@@ -21,16 +21,14 @@ std::string DbVersion::Describe() const {
 StatusOr<DbVersion> ReadDbVersion(const sqlite::Database& db, const nsys::Schema& schema) {
   DbVersion version;
   if (!schema.HasTable(kMetadataTable)) return version;
-  StatusOr<sqlite::Statement> select = SelectColumns(
-      db, schema, version, kMetadataTable, {}, {"compute_version", "schema_version"}, "LIMIT 1");
-  if (!select.ok()) return select.status();
-  StatusOr<bool> row = select->Step();
-  if (!row.ok()) return row.status();
-  if (*row) {
+  TM_ASSIGN_OR_RETURN(sqlite::Statement select,
+                      SelectColumns(db, schema, version, kMetadataTable, {},
+                                    {"compute_version", "schema_version"}, "LIMIT 1"));
+  TM_ASSIGN_OR_RETURN(bool row, select.Step());
+  if (row) {
     version.compute_version =
-        std::string(select->Text(select->Index("compute_version")).value_or(""));
-    version.schema_version =
-        std::string(select->Text(select->Index("schema_version")).value_or(""));
+        std::string(select.Text(select.Index("compute_version")).value_or(""));
+    version.schema_version = std::string(select.Text(select.Index("schema_version")).value_or(""));
   }
   return version;
 }

@@ -98,17 +98,15 @@ StatusOr<std::map<int64_t, Workload>> ReadWorkloads(const sqlite::Database& db,
                                                     const nsys::Schema& schema,
                                                     const DbVersion& version,
                                                     RowWarnings* warnings) {
-  StatusOr<sqlite::Statement> select =
+  TM_ASSIGN_OR_RETURN(
+      sqlite::Statement row,
       SelectColumns(db, schema, version, kWorkloadTable, {"workload_id"},
-                    {"name", "sub_name", "sys_info_extdata", "roofline_bench_extdata"});
-  if (!select.ok()) return select.status();
-  sqlite::Statement& row = *select;
+                    {"name", "sub_name", "sys_info_extdata", "roofline_bench_extdata"}));
   const int id_column = row.Index("workload_id");
   std::map<int64_t, Workload> workloads;
   for (;;) {
-    StatusOr<bool> more = row.Step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
+    TM_ASSIGN_OR_RETURN(bool more, row.Step());
+    if (!more) break;
     std::optional<int64_t> id = IntegerCell(row, id_column);
     if (!id) {
       warnings->Add("compute_workload", "a row without an integer workload_id: skipped");
