@@ -52,7 +52,7 @@ TEST(RooflineFromOpShapes, MatmulsOfTheTorchCompileTrace) {
   EXPECT_EQ((*mm)["bound"], "compute");
 
   // The device time is that of the kernels the calls launched: the same figure `ops` reports as
-  // aten::mm's inclusive device time (checked against an independent walk in ops_test.cc).
+  // aten::mm's inclusive device time (checked against an independent walk in ops_oracle_test.cc).
   const auto ops = RunTensormorph({"ops", kTrace, "--format", "json"});
   ASSERT_EQ(ops.exit_code, 0) << ops.err;
   const Json ops_doc = Json::parse(ops.out);

@@ -10,7 +10,7 @@
 #include "import/chrome/chunk_merger.h"
 #include "import/chrome/chunk_parser.h"
 #include "import/chrome/event_splitter.h"
-#include "import/chrome/finalize.h"
+#include "import/chrome/trace_builder.h"
 #include "import/chrome/trace_metadata.h"
 #include "io/bounded_queue.h"
 #include "io/buffer_pool.h"
@@ -209,7 +209,7 @@ StatusOr<Trace> ChromeImporter::Import(const Input& input, const ImportOptions& 
   for (const std::string& note : splitter.notes()) trace.warnings.push_back(note);
   for (const std::string& w : meta.warnings) trace.warnings.push_back(w);
   AddEventWarnings(path, merged.warnings, &trace);
-  FinalizeTrace(meta, merged, &trace);
+  BuildChromeTrace(meta, merged, &trace);
   return trace;
 }
 

@@ -26,7 +26,7 @@ struct JaxEvents {
 };
 
 // Turns merged.untyped into rows (device keys into merged.device_keys, as the Kineto path does)
-// and counts every untyped event once. Call before FinalizeTrace resolves devices.
+// and counts every untyped event once. Call before BuildChromeTrace resolves devices.
 JaxEvents ClassifyUntypedEvents(MergedChunks& merged, Trace* trace);
 
 // After devices are resolved: JAX devices are numbered by their plane name, whatever the backend.

@@ -4,7 +4,7 @@
 
 #include "import/native/native_schema.h"
 #include "import/native/record_fields.h"
-#include "import/native/trace_assembler.h"
+#include "import/native/trace_builder.h"
 
 namespace tensormorph::native {
 namespace {
@@ -15,7 +15,7 @@ using simdjson::ondemand::object;
 
 }  // namespace
 
-uint32_t TraceAssembler::DefaultTrack() {
+uint32_t TraceBuilder::DefaultTrack() {
   if (!default_track_) {
     default_track_ = static_cast<uint32_t>(trace_.tracks.size());
     trace_.tracks.push_back(Track{});
@@ -23,8 +23,8 @@ uint32_t TraceAssembler::DefaultTrack() {
   return *default_track_;
 }
 
-Status TraceAssembler::DeviceIndex(value& v, std::string_view key, FieldReader& fields,
-                                   uint32_t* out) {
+Status TraceBuilder::DeviceIndex(value& v, std::string_view key, FieldReader& fields,
+                                 uint32_t* out) {
   std::optional<int64_t> id;
   TM_RETURN_IF_ERROR(fields.Reference(v, key, /*allow_null=*/true, &id));
   if (!id) {
@@ -41,8 +41,8 @@ Status TraceAssembler::DeviceIndex(value& v, std::string_view key, FieldReader& 
   return Status::Ok();
 }
 
-Status TraceAssembler::TrackIndex(value& v, std::string_view key, FieldReader& fields,
-                                  uint32_t* out) {
+Status TraceBuilder::TrackIndex(value& v, std::string_view key, FieldReader& fields,
+                                uint32_t* out) {
   std::optional<int64_t> id;
   TM_RETURN_IF_ERROR(fields.Reference(v, key, /*allow_null=*/false, &id));
   auto it = track_ids_.find(*id);
@@ -55,7 +55,7 @@ Status TraceAssembler::TrackIndex(value& v, std::string_view key, FieldReader& f
   return Status::Ok();
 }
 
-Status TraceAssembler::ReadDevice(object record, const char* record_at, FieldReader& fields) {
+Status TraceBuilder::ReadDevice(object record, const char* record_at, FieldReader& fields) {
   Device d;
   std::optional<int64_t> id, trace_id;
   std::optional<bool> described;
@@ -141,7 +141,7 @@ Status TraceAssembler::ReadDevice(object record, const char* record_at, FieldRea
   return Status::Ok();
 }
 
-Status TraceAssembler::ReadTrack(object record, const char* record_at, FieldReader& fields) {
+Status TraceBuilder::ReadTrack(object record, const char* record_at, FieldReader& fields) {
   Track t;
   std::optional<int64_t> id;
   const char* id_at = nullptr;

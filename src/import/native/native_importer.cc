@@ -7,7 +7,7 @@
 
 #include "import/common/finish_import.h"
 #include "import/native/native_schema.h"
-#include "import/native/trace_assembler.h"
+#include "import/native/trace_builder.h"
 #include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::native {
@@ -59,7 +59,7 @@ bool TrailingContent(document& doc, const char** where) {
 
 // Reads the top-level object in `text` (the whole JSON layout, or an NDJSON header line).
 Status ReadTopLevelText(std::string_view text, size_t capacity, simdjson::ondemand::parser& parser,
-                        FieldReader& fields, TraceAssembler* assembler) {
+                        FieldReader& fields, TraceBuilder* builder) {
   document doc;
   if (auto error = parser.iterate(text.data(), text.size(), capacity).get(doc)) {
     return LocateSyntaxError(fields.JsonError(error, text.data()), text, fields);
@@ -72,13 +72,13 @@ Status ReadTopLevelText(std::string_view text, size_t capacity, simdjson::ondema
       }
       return LocateSyntaxError(fields.JsonError(error, text.data()), text, fields);
     }
-    Status s = assembler->ReadTopLevel(top, pass, fields);
+    Status s = builder->ReadTopLevel(top, pass, fields);
     const char* trailing = nullptr;
     if (s.ok() && TrailingContent(doc, &trailing)) {
       s = fields.ErrorAt(trailing, "not valid JSON: more text after the top-level object");
     }
     if (!s.ok()) return LocateSyntaxError(s, text, fields);  // by hand: adds the position
-    if (pass == TablePass::kHeaderDevicesTracks && !assembler->saw_schema()) {
+    if (pass == TablePass::kHeaderDevicesTracks && !builder->saw_schema()) {
       return MissingSchema(fields, text.data());
     }
     doc.rewind();
@@ -88,7 +88,7 @@ Status ReadTopLevelText(std::string_view text, size_t capacity, simdjson::ondema
 
 // One NDJSON record line after the header.
 Status ReadRecordLine(std::string_view line, size_t capacity, simdjson::ondemand::parser& parser,
-                      FieldReader& fields, TraceAssembler* assembler) {
+                      FieldReader& fields, TraceBuilder* builder) {
   document doc;
   object record;
   if (auto error = parser.iterate(line.data(), line.size(), capacity).get(doc)) {
@@ -113,11 +113,11 @@ Status ReadRecordLine(std::string_view line, size_t capacity, simdjson::ondemand
   }
   const std::string type_name(type);  // the view does not outlive a reset
   if (auto error = record.reset().error()) return fields.JsonError(error, nullptr);
-  if (!TraceAssembler::IsRecordType(type_name)) {
-    assembler->UnknownRecordType(type_name, fields.Locate(line.data()));
+  if (!TraceBuilder::IsRecordType(type_name)) {
+    builder->UnknownRecordType(type_name, fields.Locate(line.data()));
     return Status::Ok();
   }
-  Status s = assembler->ReadRecord(record, type_name, line.data(), fields);
+  Status s = builder->ReadRecord(record, type_name, line.data(), fields);
   const char* trailing = nullptr;
   if (s.ok() && TrailingContent(doc, &trailing)) {
     s = fields.ErrorAt(trailing, "not valid JSON: more text after the record's object");
@@ -160,7 +160,7 @@ StatusOr<Trace> NativeImporter::Import(const Input& input, const ImportOptions& 
       0, first_line_end == std::string::npos ? text.size() : first_line_end);
   if (Blank(first_line)) return UnreadableInput("the file is empty", SourcePosition{1, 1});
 
-  TraceAssembler assembler(path);
+  TraceBuilder builder(path);
   simdjson::ondemand::parser parser;
   if (!IsCompleteObject(first_line)) {
     // The JSON layout: one document, held whole.
@@ -172,7 +172,7 @@ StatusOr<Trace> NativeImporter::Import(const Input& input, const ImportOptions& 
     text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
     const std::string_view whole(text);
     FieldReader fields([whole](const char* at) { return PositionIn(whole, at); }, "header");
-    TM_RETURN_IF_ERROR(ReadTopLevelText(whole, text.capacity(), parser, fields, &assembler));
+    TM_RETURN_IF_ERROR(ReadTopLevelText(whole, text.capacity(), parser, fields, &builder));
   } else {
     // NDJSON: the header line, then one record per line, streamed.
     std::vector<char> line_buffer;
@@ -194,9 +194,9 @@ StatusOr<Trace> NativeImporter::Import(const Input& input, const ImportOptions& 
           "header");
       if (!header_done) {
         header_done = true;
-        return ReadTopLevelText(padded, line_buffer.size(), parser, fields, &assembler);
+        return ReadTopLevelText(padded, line_buffer.size(), parser, fields, &builder);
       }
-      return ReadRecordLine(padded, line_buffer.size(), parser, fields, &assembler);
+      return ReadRecordLine(padded, line_buffer.size(), parser, fields, &builder);
     };
     // Lines in `text` so far, then the rest of the file block by block; `text` keeps the partial
     // last line.
@@ -222,14 +222,14 @@ StatusOr<Trace> NativeImporter::Import(const Input& input, const ImportOptions& 
       TM_RETURN_IF_ERROR(handle_line(text));
     }
   }
-  TM_ASSIGN_OR_RETURN(Trace trace, assembler.Finish());
+  TM_ASSIGN_OR_RETURN(Trace trace, builder.Build());
   if (!reader.warning().empty()) {
     trace.warnings.push_back(fmt::format("{}: {}", path, reader.warning()));
   }
-  // Finish() put the tables in order itself (a stable order that keeps rows as the file wrote
+  // Build() put the tables in order itself (a stable order that keeps rows as the file wrote
   // them, and kernel_counters' positions); a file that lists its backends keeps them.
   FinishImport(&trace, {.order = TableOrder::kInOrder,
-                        .backends = {.host_traced = true, .given = assembler.backends_given()}});
+                        .backends = {.host_traced = true, .given = builder.backends_given()}});
   return trace;
 }
 

@@ -3,7 +3,7 @@
 #include "import/common/op_inputs_json.h"
 #include "import/native/native_schema.h"
 #include "import/native/record_fields.h"
-#include "import/native/trace_assembler.h"
+#include "import/native/trace_builder.h"
 
 namespace tensormorph::native {
 namespace {
@@ -20,7 +20,7 @@ Status Required(bool present, std::string_view what, const char* record_at,
 
 }  // namespace
 
-Status TraceAssembler::ReadKernel(object record, const char* record_at, FieldReader& fields) {
+Status TraceBuilder::ReadKernel(object record, const char* record_at, FieldReader& fields) {
   Kernel k;
   RowTimes times;
   bool has_name = false, has_device = false;
@@ -78,7 +78,7 @@ constexpr std::string_view kCopyDirectionNames = "HtoD, DtoH, DtoD, HtoH, PtoP, 
 constexpr std::string_view kMemoryKindNames =
     "pageable, pinned, device, array, managed, device_static, managed_static, host, unknown";
 
-Status TraceAssembler::ReadTransfer(object record, const char* record_at, FieldReader& fields) {
+Status TraceBuilder::ReadTransfer(object record, const char* record_at, FieldReader& fields) {
   Transfer t;
   RowTimes times;
   bool has_device = false;
@@ -120,7 +120,7 @@ Status TraceAssembler::ReadTransfer(object record, const char* record_at, FieldR
   return Status::Ok();
 }
 
-Status TraceAssembler::ReadApiCall(object record, const char* record_at, FieldReader& fields) {
+Status TraceBuilder::ReadApiCall(object record, const char* record_at, FieldReader& fields) {
   ApiCall c;
   RowTimes times;
   std::optional<uint32_t> track;
@@ -152,7 +152,7 @@ Status TraceAssembler::ReadApiCall(object record, const char* record_at, FieldRe
   return Status::Ok();
 }
 
-Status TraceAssembler::ReadSlice(object record, const char* record_at, FieldReader& fields) {
+Status TraceBuilder::ReadSlice(object record, const char* record_at, FieldReader& fields) {
   Slice sl;
   RowTimes times;
   std::optional<uint32_t> track;
@@ -202,7 +202,7 @@ Status TraceAssembler::ReadSlice(object record, const char* record_at, FieldRead
   return Status::Ok();
 }
 
-Status TraceAssembler::ReadFlow(object record, const char* record_at, FieldReader& fields) {
+Status TraceBuilder::ReadFlow(object record, const char* record_at, FieldReader& fields) {
   Flow f;
   bool has_id = false, has_phase = false, has_ts = false;
   std::optional<uint32_t> track;
@@ -240,7 +240,7 @@ Status TraceAssembler::ReadFlow(object record, const char* record_at, FieldReade
   return Status::Ok();
 }
 
-Status TraceAssembler::ReadInstant(object record, const char* record_at, FieldReader& fields) {
+Status TraceBuilder::ReadInstant(object record, const char* record_at, FieldReader& fields) {
   Instant i;
   bool has_name = false, has_ts = false;
   std::optional<uint32_t> track;
@@ -280,7 +280,7 @@ Status TraceAssembler::ReadInstant(object record, const char* record_at, FieldRe
   return Status::Ok();
 }
 
-Status TraceAssembler::ReadReportedOccupancy(value v, FieldReader& fields, ReportedOccupancy* out) {
+Status TraceBuilder::ReadReportedOccupancy(value v, FieldReader& fields, ReportedOccupancy* out) {
   object o;
   if (v.get_object().get(o)) return fields.Error(v, "reported_occupancy", "must be an object");
   bool has_theoretical = false;
@@ -314,7 +314,7 @@ Status TraceAssembler::ReadReportedOccupancy(value v, FieldReader& fields, Repor
   return Required(has_theoretical, "a reported_occupancy.theoretical_percent", at, fields);
 }
 
-Status TraceAssembler::ReadMetric(value v, FieldReader& fields, CounterValue* metric) {
+Status TraceBuilder::ReadMetric(value v, FieldReader& fields, CounterValue* metric) {
   const char* at = Where(v);
   object m;
   if (v.get_object().get(m)) return fields.Error(v, "metrics", "must hold objects");
@@ -341,7 +341,7 @@ Status TraceAssembler::ReadMetric(value v, FieldReader& fields, CounterValue* me
   return Status::Ok();
 }
 
-Status TraceAssembler::ReadCounters(object record, const char* record_at, FieldReader& fields) {
+Status TraceBuilder::ReadCounters(object record, const char* record_at, FieldReader& fields) {
   KernelCounters c;
   bool has_kernel = false;
   Status s = ForEachMember(record, fields, [&](std::string_view key, value& v) -> Status {

@@ -93,8 +93,4 @@ Status ReadDetailsLayout(CsvReader* reader, const Header& header, std::vector<La
 Status ReadRawLayout(CsvReader* reader, const Header& header, std::vector<Launch>* launches,
                      Diagnostics* diagnostics);
 
-// The model: one kernel per launch with synthetic start times (see launch.cc), a device per
-// "Device" ordinal, and the counters of each launch in trace->kernel_counters.
-void BuildTrace(std::vector<Launch>& launches, Diagnostics* diagnostics, Trace* trace);
-
 }  // namespace tensormorph::ncu

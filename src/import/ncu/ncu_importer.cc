@@ -8,6 +8,7 @@
 #include "import/common/device_arch.h"
 #include "import/common/finish_import.h"
 #include "import/ncu/launch.h"
+#include "import/ncu/trace_builder.h"
 #include "io/csv_reader.h"
 #include "tensormorph/io/block_reader.h"
 
@@ -137,10 +138,10 @@ StatusOr<Trace> NcuCsvImporter::Import(const Input& input, const ImportOptions& 
   if (launches.empty()) {
     diagnostics.Note("the export has a header but no launches (ncu profiled no kernel?)");
   }
-  BuildTrace(launches, &diagnostics, &trace);
+  BuildNcuTrace(launches, &diagnostics, &trace);
   SetCudaArchs(&trace);
   diagnostics.AppendTo(&trace.warnings);
-  // BuildTrace put the kernels in the model's order; kernel_counters refer to them by position.
+  // BuildNcuTrace put the kernels in the model's order; kernel_counters refer to them by position.
   FinishImport(&trace,
                {.order = TableOrder::kKernelsInOrder, .backends = {.deviceless = Backend::kCuda}});
   return trace;

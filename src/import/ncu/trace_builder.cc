@@ -7,6 +7,8 @@
 // end to end in ID (profiling) order from 0. Durations, names and counters are real; gaps and
 // overlaps between kernels are not, which the importer says in the trace's format_version.
 
+#include "import/ncu/trace_builder.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -251,7 +253,7 @@ Device ReadDevice(int64_t key, const Launch& launch, MetricLookup& metrics) {
 
 }  // namespace
 
-void BuildTrace(std::vector<Launch>& launches, Diagnostics* diagnostics, Trace* trace) {
+void BuildNcuTrace(std::vector<Launch>& launches, Diagnostics* diagnostics, Trace* trace) {
   struct Row {
     Kernel kernel;
     KernelCounters counters;

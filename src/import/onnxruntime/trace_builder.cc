@@ -9,7 +9,7 @@
 
 #include "import/common/metadata_keys.h"
 #include "import/onnxruntime/json_fields.h"
-#include "import/onnxruntime/ort_importer.h"
+#include "import/onnxruntime/onnxruntime_importer.h"
 #include "import/onnxruntime/warm_up.h"
 #include "model/time.h"
 
@@ -244,7 +244,7 @@ void ReportWarmUp(const std::vector<WarmUpSummary>& summaries, size_t run_count,
 
 }  // namespace
 
-void BuildOrtTrace(const json& raw_events, int skip_runs, Trace* trace) {
+void BuildOnnxRuntimeTrace(const json& raw_events, int skip_runs, Trace* trace) {
   Events events = ReadEvents(raw_events, trace);
   const std::vector<RunWindow> skipped = NumberRuns(&events, skip_runs, trace);
   std::vector<WarmUpSummary> warm_up(skipped.size());

@@ -18,6 +18,6 @@
 namespace tensormorph::onnxruntime {
 
 // `skip_runs`: model runs to leave out, in time order; -1 = the first when there are several.
-void BuildOrtTrace(const nlohmann::json& events, int skip_runs, Trace* trace);
+void BuildOnnxRuntimeTrace(const nlohmann::json& events, int skip_runs, Trace* trace);
 
 }  // namespace tensormorph::onnxruntime

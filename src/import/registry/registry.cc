@@ -7,9 +7,9 @@
 #include "import/native/native_importer.h"
 #include "import/ncu/ncu_importer.h"
 #include "import/nsys/nsys_importer.h"
-#include "import/onnxruntime/ort_importer.h"
+#include "import/onnxruntime/onnxruntime_importer.h"
 #include "import/rocpd/rocpd_importer.h"
-#include "import/rocprof/compute_db/importer.h"
+#include "import/rocprof/compute_db/compute_db_importer.h"
 #include "import/rocprof/rocprof_importer.h"
 #include "import/webgpu/webgpu_importer.h"
 #include "import/xctrace/xctrace_importer.h"
@@ -60,7 +60,7 @@ const std::vector<const Importer*>& Importers() {
   static const ncu::NcuCsvImporter kNcu;
   static const rocprof::RocprofImporter kRocprof;
   static const rocprof::compute_db::ComputeDbImporter kRocprofComputeDb;
-  static const onnxruntime::OrtImporter kOnnxRuntime;
+  static const onnxruntime::OnnxRuntimeImporter kOnnxRuntime;
   static const native::NativeImporter kNative;
   static const xctrace::XctraceImporter kXctrace;
   static const webgpu::WebGpuImporter kWebGpu;

@@ -1,6 +1,6 @@
 // The common shape of every WebGPU profile tensormorph reads (ONNX Runtime Web console lines and
 // ondata objects, TensorFlow.js tf.profile() results): a list of dispatches in issue order, each
-// with the op that issued it, and the step that turns them into a Trace.
+// with the op that issued it. trace_builder.h turns them into a Trace:
 //
 // Model: one device (Backend::kWebGpu, named "WebGPU": none of these outputs names the adapter),
 // one queue (stream 0), and one host track on which every dispatch also has an op slice (the ONNX
@@ -49,8 +49,5 @@ struct DispatchList {
   std::vector<std::string> warnings;
   std::map<std::string, std::string> metadata;  // values as JSON text
 };
-
-// Fills `trace` (path and format already set) from the dispatches, sorted and with its span.
-void BuildDispatchTrace(DispatchList list, Trace* trace);
 
 }  // namespace tensormorph::webgpu

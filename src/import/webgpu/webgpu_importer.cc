@@ -7,6 +7,7 @@
 #include "import/webgpu/json_profiles.h"
 #include "import/webgpu/ort_console_log.h"
 #include "import/webgpu/tfjs_debug_log.h"
+#include "import/webgpu/trace_builder.h"
 #include "tensormorph/io/block_reader.h"
 
 namespace tensormorph::webgpu {
@@ -184,7 +185,7 @@ StatusOr<Trace> WebGpuImporter::Import(const Input& input, const ImportOptions& 
   if (!gzip_warning.empty()) {
     dispatches.warnings.insert(dispatches.warnings.begin(), gzip_warning);
   }
-  BuildDispatchTrace(std::move(dispatches), &trace);
+  BuildWebGpuTrace(std::move(dispatches), &trace);
   return trace;
 }
 

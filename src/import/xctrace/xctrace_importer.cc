@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "import/xctrace/metal_tables.h"
+#include "import/xctrace/trace_builder.h"
 #include "import/xctrace/xml_tables.h"
 #include "tensormorph/io/block_reader.h"
 
@@ -75,7 +75,7 @@ StatusOr<Trace> XctraceImporter::Import(const Input& input, const ImportOptions&
   Trace trace;
   trace.path = path;
   trace.format = "xctrace";
-  TM_RETURN_IF_ERROR(BuildMetalTrace(doc, options, &trace));
+  TM_RETURN_IF_ERROR(BuildXctraceTrace(doc, options, &trace));
   if (!opened->warning().empty()) trace.warnings.insert(trace.warnings.begin(), opened->warning());
   return trace;
 }

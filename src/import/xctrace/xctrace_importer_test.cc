@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "import/xctrace/metal_tables.h"
+#include "import/xctrace/trace_builder.h"
 #include "import/xctrace/xml_tables.h"
 #include "tensormorph/link/work_links.h"
 
@@ -99,7 +99,7 @@ TEST(XctraceImporter, NestedRowsInsideTopLevelOnesAreNotKernels) {
   StatusOr<XmlDocument> doc = ReadXmlTables(xml);
   ASSERT_TRUE(doc.ok());
   Trace trace;
-  ASSERT_TRUE(BuildMetalTrace(*doc, ImportOptions{}, &trace).ok());
+  ASSERT_TRUE(BuildXctraceTrace(*doc, ImportOptions{}, &trace).ok());
   ASSERT_EQ(trace.kernels.size(), 2u);
   EXPECT_EQ(trace.kernels[0].duration_ns, 100);
   EXPECT_EQ(trace.kernels[1].start_ns, 300);
@@ -120,7 +120,7 @@ TEST(XctraceImporter, TimesBeyondTwoToThe62AreSkipped) {
   StatusOr<XmlDocument> doc = ReadXmlTables(xml);
   ASSERT_TRUE(doc.ok());
   Trace trace;
-  ASSERT_TRUE(BuildMetalTrace(*doc, ImportOptions{}, &trace).ok());
+  ASSERT_TRUE(BuildXctraceTrace(*doc, ImportOptions{}, &trace).ok());
   ASSERT_EQ(trace.kernels.size(), 1u);
   EXPECT_EQ(trace.kernels[0].start_ns, int64_t{1} << 62);
   EXPECT_EQ(trace.counts.skipped, 3u);
@@ -157,7 +157,7 @@ TEST(XctraceImporter, MissingIntervalsTableSaysWhatToExport) {
       "</trace-query-result>");
   ASSERT_TRUE(doc.ok());
   Trace trace;
-  const Status s = BuildMetalTrace(*doc, ImportOptions{}, &trace);
+  const Status s = BuildXctraceTrace(*doc, ImportOptions{}, &trace);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("time-info"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("metal-gpu-intervals"), std::string::npos);

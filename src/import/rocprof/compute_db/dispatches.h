@@ -2,7 +2,7 @@
 // the rocprofv3 clock of the profiled run), naming its kernel by kernel_uuid. Rows come in
 // (dispatch_id, dispatch_uuid) order. A row whose times are not integers, or end before they
 // start, keeps no times (the importer then skips it, or lays out every dispatch end to end when
-// no row has times at all: importer.h).
+// no row has times at all: compute_db_importer.h).
 #pragma once
 
 #include <cstdint>

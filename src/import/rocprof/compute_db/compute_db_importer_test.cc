@@ -1,7 +1,7 @@
 // The rocprof-compute database importer on the real MI350 sample: cache-level bytes by
 // rocprof-compute's formulas, checked against SQL over the file (the SQLite C API, no src/ code)
 // and against rocprof-compute's own bandwidths in the same database.
-#include "import/rocprof/compute_db/importer.h"
+#include "import/rocprof/compute_db/compute_db_importer.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

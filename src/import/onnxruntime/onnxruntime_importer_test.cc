@@ -1,4 +1,4 @@
-#include "import/onnxruntime/ort_importer.h"
+#include "import/onnxruntime/onnxruntime_importer.h"
 
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@ constexpr std::string_view kOrtHead =
     "\"CPUExecutionProvider\"}},\n";
 
 TEST(OrtSniff, RecognisesOrtAboveChrome) {
-  const OrtImporter ort;
+  const OnnxRuntimeImporter ort;
   const chrome::ChromeImporter chrome;
   EXPECT_EQ(ort.Sniff(kOrtHead), 95);
   EXPECT_GT(ort.Sniff(kOrtHead), chrome.Sniff(kOrtHead));
@@ -29,7 +29,7 @@ TEST(OrtSniff, RecognisesOrtAboveChrome) {
 }
 
 TEST(OrtSniff, LeavesOtherJsonAlone) {
-  const OrtImporter ort;
+  const OnnxRuntimeImporter ort;
   // Kineto object form, Kineto array form, a generic Chrome trace, non-JSON.
   EXPECT_EQ(ort.Sniff("{\"schemaVersion\": 1, \"traceEvents\": [{\"ph\": \"X\", \"cat\": "
                       "\"cpu_op\", \"name\": \"aten::mm\", \"args\": {\"op_name\": 1}}]}"),
@@ -88,7 +88,7 @@ TEST(OrtWebGpu, DispatchesAreKernelsOfTheirNodes) {
 {"cat" : "Api","pid" :-1,"tid" :-1,"dur" :3,"ts" :38,"ph" : "X","name" :"mm0&MatMul&MatMulProgram","args" : {}}
 ])";
   ImportOptions options;
-  const OrtImporter importer;
+  const OnnxRuntimeImporter importer;
   StatusOr<Trace> trace = ImportWith(importer, file.string(), options);
   std::filesystem::remove(file);
   ASSERT_TRUE(trace.ok()) << trace.status().message();

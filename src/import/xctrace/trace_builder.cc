@@ -1,4 +1,4 @@
-#include "import/xctrace/metal_tables.h"
+#include "import/xctrace/trace_builder.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -353,7 +353,7 @@ std::string KernelNameFromEventLabel(std::string_view label) {
   return std::string(label);
 }
 
-Status BuildMetalTrace(const XmlDocument& doc, const ImportOptions& options, Trace* trace) {
+Status BuildXctraceTrace(const XmlDocument& doc, const ImportOptions& options, Trace* trace) {
   return Builder(doc, options, trace).Build();
 }
 

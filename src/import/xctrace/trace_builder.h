@@ -25,7 +25,7 @@ namespace tensormorph::xctrace {
 
 // Fills `trace` (path and format set) from the document; errors when the document has no usable
 // metal-gpu-intervals table.
-Status BuildMetalTrace(const XmlDocument& doc, const ImportOptions& options, Trace* trace);
+Status BuildXctraceTrace(const XmlDocument& doc, const ImportOptions& options, Trace* trace);
 
 // "Command Buffer 0:Compute Command 0 (python (99926)) 0x4e18" -> "Command Buffer 0:Compute
 // Command 0".

@@ -1,4 +1,4 @@
-#include "import/webgpu/dispatch.h"
+#include "import/webgpu/trace_builder.h"
 
 #include <fmt/format.h>
 
@@ -13,7 +13,7 @@ namespace {
 constexpr int64_t kMaxTimeNs = int64_t{1} << 62;
 }  // namespace
 
-void BuildDispatchTrace(DispatchList list, Trace* trace) {
+void BuildWebGpuTrace(DispatchList list, Trace* trace) {
   Device device;
   device.backend = Backend::kWebGpu;
   device.name = "WebGPU";

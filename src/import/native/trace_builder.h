@@ -21,9 +21,9 @@ namespace tensormorph::native {
 // Which tables a pass over the JSON layout's top-level object reads.
 enum class TablePass { kHeaderDevicesTracks, kRows, kCounters };
 
-class TraceAssembler {
+class TraceBuilder {
  public:
-  explicit TraceAssembler(const std::string& path);
+  explicit TraceBuilder(const std::string& path);
 
   // The top-level object (the JSON layout's document or the NDJSON header line): header members
   // and, in the JSON layout, the tables that `pass` reads.
@@ -40,7 +40,7 @@ class TraceAssembler {
 
   // Sorts, fills in defaults and returns the trace (FinishImport, which the importer runs next,
   // derives the backends unless backends_given()).
-  StatusOr<Trace> Finish();
+  StatusOr<Trace> Build();
   bool backends_given() const { return backends_given_; }
 
  private:

@@ -8,6 +8,6 @@
 
 namespace tensormorph::chrome {
 
-void FinalizeTrace(const TopLevelMetadata& meta, MergedChunks& merged, Trace* trace);
+void BuildChromeTrace(const TopLevelMetadata& meta, MergedChunks& merged, Trace* trace);
 
 }  // namespace tensormorph::chrome

@@ -1,4 +1,4 @@
-#include "import/onnxruntime/ort_importer.h"
+#include "import/onnxruntime/onnxruntime_importer.h"
 
 #include <fmt/format.h>
 
@@ -56,7 +56,7 @@ Backend ProviderBackend(std::string_view provider) {
   return Backend::kOther;
 }
 
-int OrtImporter::Sniff(std::string_view head) const {
+int OnnxRuntimeImporter::Sniff(std::string_view head) const {
   size_t i = 0;
   if (head.starts_with("\xEF\xBB\xBF")) i = 3;
   SkipSpace(head, &i);
@@ -69,7 +69,8 @@ int OrtImporter::Sniff(std::string_view head) const {
   return 0;
 }
 
-StatusOr<Trace> OrtImporter::Import(const Input& input, const ImportOptions& options) const {
+StatusOr<Trace> OnnxRuntimeImporter::Import(const Input& input,
+                                            const ImportOptions& options) const {
   const std::string& path = input.path();
   std::string gzip_warning;
   TM_ASSIGN_OR_RETURN(const std::string text, input.Content(&gzip_warning));
@@ -120,7 +121,7 @@ StatusOr<Trace> OrtImporter::Import(const Input& input, const ImportOptions& opt
     return UnreadableInput("not an ONNX Runtime profile: expected a JSON array of events",
                            SourcePosition{1, 1});
   }
-  BuildOrtTrace(doc, options.skip_runs, &trace);
+  BuildOnnxRuntimeTrace(doc, options.skip_runs, &trace);
   if (!recovered_warning.empty()) trace.warnings.insert(trace.warnings.begin(), recovered_warning);
   // The host is always traced; every provider's device is listed (FinishImport's backends).
   FinishImport(&trace, {.backends = {.host_traced = true, .every_device = true}});

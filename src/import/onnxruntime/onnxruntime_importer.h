@@ -11,7 +11,7 @@
 
 namespace tensormorph::onnxruntime {
 
-class OrtImporter final : public Importer {
+class OnnxRuntimeImporter final : public Importer {
  public:
   std::string_view name() const override { return "onnxruntime"; }
   std::string_view description() const override {

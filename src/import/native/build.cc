@@ -1,5 +1,6 @@
-// The last step of a native import: the model's order, and the defaults of header members that
-// the file left out (counts, described devices, format; the backends are FinishImport's).
+// TraceBuilder::Build(), after the last record: the model's order, and the defaults of header
+// members that the file left out (counts, described devices, format; the backends are
+// FinishImport's, which runs next).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,7 +12,7 @@
 #include "import/common/device_arch.h"
 #include "import/common/metadata_keys.h"
 #include "import/native/native_schema.h"
-#include "import/native/trace_assembler.h"
+#include "import/native/trace_builder.h"
 
 namespace tensormorph::native {
 namespace {
@@ -122,7 +123,7 @@ void DeriveTypedFacts(Trace* t) {
 
 }  // namespace
 
-StatusOr<Trace> TraceAssembler::Finish() {
+StatusOr<Trace> TraceBuilder::Build() {
   Trace& t = trace_;
   OrderKernels(&t);
   StableOrder(&t.transfers, DeviceKey);

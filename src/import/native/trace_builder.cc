@@ -1,6 +1,6 @@
-// The header and table framing of the native format; the row records are in records.cc and the
-// last step in finish.cc.
-#include "import/native/trace_assembler.h"
+// The header and table framing of the native format; the records are read in device_records.cc
+// and row_records.cc, and Build() is in build.cc.
+#include "import/native/trace_builder.h"
 
 #include <fmt/format.h>
 
@@ -67,11 +67,11 @@ Status CheckSchema(std::string_view schema, value& v, FieldReader& fields) {
 
 }  // namespace
 
-TraceAssembler::TraceAssembler(const std::string& path) {
+TraceBuilder::TraceBuilder(const std::string& path) {
   trace_.path = path;
 }
 
-Status TraceAssembler::ReadTopLevel(object top, TablePass pass, FieldReader& fields) {
+Status TraceBuilder::ReadTopLevel(object top, TablePass pass, FieldReader& fields) {
   fields.set_record("header");
   return ForEachMember(top, fields, [&](std::string_view key, value& v) -> Status {
     if (std::optional<TablePass> table_pass = PassOfTable(key)) {
@@ -85,7 +85,7 @@ Status TraceAssembler::ReadTopLevel(object top, TablePass pass, FieldReader& fie
   });
 }
 
-Status TraceAssembler::ReadHeaderMember(std::string_view key, value v, FieldReader& fields) {
+Status TraceBuilder::ReadHeaderMember(std::string_view key, value v, FieldReader& fields) {
   std::string_view text;
   int64_t n = 0;
   if (key == "schema") {
@@ -146,7 +146,7 @@ Status TraceAssembler::ReadHeaderMember(std::string_view key, value v, FieldRead
   return Status::Ok();
 }
 
-Status TraceAssembler::ReadCounts(value v, FieldReader& fields) {
+Status TraceBuilder::ReadCounts(value v, FieldReader& fields) {
   object counts;
   if (v.get_object().get(counts)) return fields.Error(v, "counts", "must be an object");
   fields.set_record("counts");
@@ -168,7 +168,7 @@ Status TraceAssembler::ReadCounts(value v, FieldReader& fields) {
 
 // "metadata" values are kept as their JSON text (the model's convention); "metadata_text" values
 // are strings kept as they are (text that is not JSON).
-Status TraceAssembler::ReadMetadata(value v, bool as_text, FieldReader& fields) {
+Status TraceBuilder::ReadMetadata(value v, bool as_text, FieldReader& fields) {
   const std::string_view name = as_text ? "metadata_text" : "metadata";
   object map;
   if (v.get_object().get(map)) return fields.Error(v, name, "must be an object");
@@ -204,7 +204,7 @@ Status TraceAssembler::ReadMetadata(value v, bool as_text, FieldReader& fields) 
   return s;
 }
 
-Status TraceAssembler::ReadTable(std::string_view table, value v, FieldReader& fields) {
+Status TraceBuilder::ReadTable(std::string_view table, value v, FieldReader& fields) {
   array rows;
   if (v.get_array().get(rows)) {
     return fields.Error(v, table,
@@ -225,8 +225,8 @@ Status TraceAssembler::ReadTable(std::string_view table, value v, FieldReader& f
   return Status::Ok();
 }
 
-Status TraceAssembler::ReadRecord(object record, std::string_view type, const char* record_at,
-                                  FieldReader& fields) {
+Status TraceBuilder::ReadRecord(object record, std::string_view type, const char* record_at,
+                                FieldReader& fields) {
   fields.set_record(type);
   if (type == "kernel") return ReadKernel(record, record_at, fields);
   if (type == "slice") return ReadSlice(record, record_at, fields);
@@ -240,7 +240,7 @@ Status TraceAssembler::ReadRecord(object record, std::string_view type, const ch
   return Status::Ok();  // the caller reports unknown record types
 }
 
-bool TraceAssembler::IsRecordType(std::string_view type) {
+bool TraceBuilder::IsRecordType(std::string_view type) {
   for (std::string_view known : {"device", "track", "kernel", "transfer", "api_call", "slice",
                                  "flow", "instant", "kernel_counters"}) {
     if (type == known) return true;
@@ -248,12 +248,12 @@ bool TraceAssembler::IsRecordType(std::string_view type) {
   return false;
 }
 
-void TraceAssembler::Unknown(std::string_view key, value& v, FieldReader& fields) {
+void TraceBuilder::Unknown(std::string_view key, value& v, FieldReader& fields) {
   UnknownField& seen = unknown_[fmt::format("{}.{}", fields.record(), key)];
   if (seen.count++ == 0) seen.first = fields.Locate(Where(v));
 }
 
-void TraceAssembler::UnknownRecordType(std::string_view type, SourcePosition where) {
+void TraceBuilder::UnknownRecordType(std::string_view type, SourcePosition where) {
   UnknownField& seen = unknown_[fmt::format("record type \"{}\"", type)];
   if (seen.count++ == 0) seen.first = where;
 }

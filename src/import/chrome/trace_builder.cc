@@ -1,4 +1,4 @@
-#include "import/chrome/finalize.h"
+#include "import/chrome/trace_builder.h"
 
 #include <fmt/format.h>
 
@@ -208,7 +208,7 @@ bool ApplyExportedDevices(const TopLevelMetadata& meta, Trace* trace) {
 
 }  // namespace
 
-void FinalizeTrace(const TopLevelMetadata& meta, MergedChunks& merged, Trace* trace) {
+void BuildChromeTrace(const TopLevelMetadata& meta, MergedChunks& merged, Trace* trace) {
   trace->rank = meta.rank;
   trace->world_size = meta.world_size;
   trace->base_time_ns = meta.base_time_ns;

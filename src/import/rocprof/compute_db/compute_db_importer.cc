@@ -1,4 +1,4 @@
-#include "import/rocprof/compute_db/importer.h"
+#include "import/rocprof/compute_db/compute_db_importer.h"
 
 #include <fmt/format.h>
 
