@@ -48,7 +48,8 @@ TEST(LinkStage, ReportWithABaselineTraceLinksEachInputOnce) {
   ReportDiff diff;
   diff.result = DiffProfiles(BuildBaseline(Pointers(base_linked), "test"),
                              BuildBaseline(Pointers(linked), "test"), diff.options);
-  const std::string page = RenderReport(Pointers(linked), &diff, ReportPageOptions{});
+  const ReportAnalyses analyses = RunReportAnalyses(Pointers(linked), {});
+  const std::string page = RenderReport(Pointers(linked), analyses, &diff, {});
   const LinkStageRuns runs = Since(before);
 
   EXPECT_NE(page.find("tensormorph.report/1"), std::string::npos);
@@ -66,21 +67,23 @@ TEST(LinkStage, AnalysesSideBySideLinkOnceAndMakeTheSamePage) {
   traces.push_back(Load(TM_SHARED_DATA
                         "/kineto/param_dlrm_8rank/worker0_step_12.1694128201545.pt.trace.json.gz"));
   traces.push_back(Load(TM_SHARED_DATA "/kineto/hta/nccl_2rank_rank0_a100.json.gz"));
-  ReportPageOptions side_by_side;
-  ReportPageOptions one_after_another;
+  ReportAnalysesQuery side_by_side;
+  ReportAnalysesQuery one_after_another;
   one_after_another.concurrent = false;
   one_after_another.timeline.concurrent = false;
 
   const LinkStageRuns before = LinkStageRunCounts();
   const std::vector<LinkedTrace> first = LinkTraces(traces, {.concurrent = true});
-  const std::string concurrent_page = RenderReport(Pointers(first), nullptr, side_by_side);
+  const std::string concurrent_page =
+      RenderReport(Pointers(first), RunReportAnalyses(Pointers(first), side_by_side), nullptr, {});
   const LinkStageRuns runs = Since(before);
   EXPECT_EQ(runs.links, 2u);
   EXPECT_EQ(runs.steps, 2u);
   EXPECT_EQ(runs.slice_work, 2u);
 
   const std::vector<LinkedTrace> second = LinkTraces(traces);
-  const std::string sequential_page = RenderReport(Pointers(second), nullptr, one_after_another);
+  const std::string sequential_page = RenderReport(
+      Pointers(second), RunReportAnalyses(Pointers(second), one_after_another), nullptr, {});
   EXPECT_GT(sequential_page.size(), 100'000u);
   EXPECT_TRUE(concurrent_page == sequential_page) << "the pages differ";
 }

@@ -202,7 +202,7 @@ std::string DiffJson(const Profile& base, const Profile& next, DiffOptions optio
 }
 
 std::string ReportHtml(const Traces& traces, const Profile* base, double threshold_percent,
-                       ReportPageOptions options) {
+                       const ReportAnalysesQuery& query, ReportPageOptions options) {
   const std::vector<const LinkedTrace*> linked = LinkedOf(traces);
   std::optional<ReportDiff> diff;
   if (base != nullptr) {
@@ -216,7 +216,8 @@ std::string ReportHtml(const Traces& traces, const Profile* base, double thresho
   // The title names the inputs as the command line's does.
   if (!traces.empty()) options.title += ": " + traces.front()->trace().path;
   if (traces.size() > 1) options.title += " (+" + std::to_string(traces.size() - 1) + " more)";
-  return RenderReport(linked, diff ? &*diff : nullptr, options);
+  const ReportAnalyses analyses = RunReportAnalyses(linked, query);
+  return RenderReport(linked, analyses, diff ? &*diff : nullptr, options);
 }
 
 }  // namespace tensormorph::python

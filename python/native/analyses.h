@@ -80,6 +80,6 @@ std::string DiffJson(const Profile& base, const Profile& next, DiffOptions optio
 
 // The HTML report of the traces, as `report` writes it; `base` adds the diff view.
 std::string ReportHtml(const Traces& traces, const Profile* base, double threshold_percent,
-                       ReportPageOptions options);
+                       const ReportAnalysesQuery& query, ReportPageOptions options);
 
 }  // namespace tensormorph::python

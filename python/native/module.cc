@@ -173,9 +173,10 @@ void BindProfiles(py::module_& m) {
       [](const TraceList& traces, const Profile* base, double threshold_percent, int64_t min_gap_ns,
          size_t max_boxes, std::optional<std::string> compare_by, std::vector<std::string> labels,
          const PredictTargets* predict) {
+        ReportAnalysesQuery query;
         ReportPageOptions options;
-        if (predict != nullptr) options.predict = predict->query;
-        options.timeline.min_gap_ns = min_gap_ns;
+        if (predict != nullptr) query.predict = predict->query;
+        query.timeline.min_gap_ns = min_gap_ns;
         options.max_raw_boxes = max_boxes;
         if (compare_by) {
           std::optional<CompareBy> by = ParseCompareBy(*compare_by);
@@ -183,11 +184,12 @@ void BindProfiles(py::module_& m) {
             throw py::value_error("compare_by '" + *compare_by +
                                   "' is not one of op, shape, stack, category");
           }
-          options.compare.emplace();
-          options.compare->by = *by;
-          options.compare->labels = std::move(labels);
+          query.compare.emplace();
+          query.compare->by = *by;
+          query.compare->labels = std::move(labels);
         }
-        return Run([&] { return ReportHtml(Pointers(traces), base, threshold_percent, options); });
+        return Run(
+            [&] { return ReportHtml(Pointers(traces), base, threshold_percent, query, options); });
       },
       py::arg("traces"), py::arg("base"), py::arg("threshold_percent"), py::arg("min_gap_ns"),
       py::arg("max_boxes"), py::arg("compare_by"), py::arg("labels"), py::arg("predict"));

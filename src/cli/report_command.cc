@@ -16,6 +16,7 @@
 #include "report/html/report.h"
 #include "tensormorph/analysis/diff/diff.h"
 #include "tensormorph/analysis/profile/build.h"
+#include "tensormorph/analysis/report/report_analyses.h"
 
 namespace tensormorph {
 namespace {
@@ -86,11 +87,12 @@ CommandRunner AddReportCommand(CLI::App* app) {
       return rc;
     }
     PredictTargetData predict_data;
+    ReportAnalysesQuery query;
     ReportPageOptions page_options;
     if (!options->predict.targets.empty()) {
-      page_options.predict.emplace();
+      query.predict.emplace();
       if (int rc = ResolvePredictTargets(options->predict, "--predict", "tensormorph report",
-                                         &predict_data, &*page_options.predict);
+                                         &predict_data, &*query.predict);
           rc != kExitOk) {
         return rc;
       }
@@ -119,18 +121,21 @@ CommandRunner AddReportCommand(CLI::App* app) {
       diff->result =
           DiffProfiles(base, BuildBaseline(Pointers(linked), kTensormorphVersion), diff->options);
     }
-    page_options.timeline.min_gap_ns = std::llround(options->gap_us * 1000.0);
-    page_options.max_raw_boxes = options->max_boxes;
-    page_options.concurrent = options->common.threads != 1;
-    page_options.timeline.concurrent = page_options.concurrent;
+    query.timeline.min_gap_ns = std::llround(options->gap_us * 1000.0);
+    query.concurrent = options->common.threads != 1;
+    query.timeline.concurrent = query.concurrent;
     if (options->compare) {
-      page_options.compare.emplace();
-      page_options.compare->by = *ParseCompareBy(options->compare_by);
-      if (!options->labels.empty()) page_options.compare->labels = SplitLabels(options->labels);
+      query.compare.emplace();
+      query.compare->by = *ParseCompareBy(options->compare_by);
+      if (!options->labels.empty()) query.compare->labels = SplitLabels(options->labels);
     }
+    page_options.max_raw_boxes = options->max_boxes;
     if (!traces.empty()) page_options.title += ": " + traces.front().path;
     if (traces.size() > 1) page_options.title += fmt::format(" (+{} more)", traces.size() - 1);
-    const std::string page = RenderReport(Pointers(linked), diff ? &*diff : nullptr, page_options);
+    // The analyses side by side (the library), then the page from their results.
+    const ReportAnalyses analyses = RunReportAnalyses(Pointers(linked), query);
+    const std::string page =
+        RenderReport(Pointers(linked), analyses, diff ? &*diff : nullptr, page_options);
     if (int rc = WriteOutputFile(options->output, page); rc != kExitOk) return rc;
     if (!options->common.quiet) {
       std::cerr << fmt::format("tensormorph: wrote {} ({:.1f} kB)\n", options->output,

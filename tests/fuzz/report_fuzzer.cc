@@ -28,10 +28,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tensormorph::LinkOptions link;
   link.concurrent = false;
   const tensormorph::LinkedTrace linked(*trace, link);
+  tensormorph::ReportAnalysesQuery query;
+  query.concurrent = false;
   tensormorph::ReportPageOptions page;
-  page.concurrent = false;
   page.max_raw_boxes = 2'000;  // the level-of-detail path too, on small inputs
-  const std::string html = tensormorph::RenderReport({&linked}, nullptr, page);
+  const std::string html = tensormorph::RenderReport(
+      {&linked}, tensormorph::RunReportAnalyses({&linked}, query), nullptr, page);
   if (html.find("</html>") == std::string::npos) __builtin_trap();  // a page that ended early
   // `memory` reads the allocator records' args text, which the report does not.
   const tensormorph::MemoryResult memory = tensormorph::AnalyzeMemory({&linked}, {});

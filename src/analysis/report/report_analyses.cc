@@ -1,0 +1,97 @@
+#include "tensormorph/analysis/report/report_analyses.h"
+
+#include <future>
+#include <utility>
+
+#include "tensormorph/devices/device_db.h"
+
+namespace tensormorph {
+namespace {
+
+// The Ranks section is for one job of two or more ranks; anything else runs neither of its
+// analyses.
+bool IsMultiRankJob(const JobLayout& job) {
+  return job.is_job && job.ranks.size() >= 2;
+}
+
+}  // namespace
+
+ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
+                                 const ReportAnalysesQuery& query) {
+  const std::launch policy = query.concurrent ? std::launch::async : std::launch::deferred;
+  const std::vector<DeviceSpec> devices = BuiltInDevices();
+  struct OpsAndPredictions {
+    OpSummary summary;
+    std::optional<OpPredictions> predictions;
+  };
+  std::future<OpsAndPredictions> ops_task = std::async(policy, [&] {
+    OpsAndPredictions out{SummarizeOps(inputs, OpQuery{}), std::nullopt};
+    if (query.predict) out.predictions = PredictOps(out.summary, OpQuery{}, inputs, *query.predict);
+    return out;
+  });
+  std::future<RooflineResult> roofline_task = std::async(policy, [&] {
+    RooflineQuery roofline_query;
+    roofline_query.devices = &devices;
+    return AnalyzeRoofline(inputs, roofline_query);
+  });
+  std::future<KernelOccupancySummary> occupancy_task =
+      std::async(policy, [&] { return SummarizeKernelOccupancy(inputs, KernelOccupancyQuery{}); });
+  std::future<std::optional<CompareResult>> compare_task =
+      std::async(policy, [&]() -> std::optional<CompareResult> {
+        if (!query.compare) return std::nullopt;
+        CompareQuery compare_query = *query.compare;
+        compare_query.devices = &devices;
+        return CompareTraces(inputs, compare_query);
+      });
+  std::future<FindingsResult> findings_task = std::async(policy, [&] {
+    FindingsQuery findings_query;
+    findings_query.devices = &devices;
+    findings_query.straggler_threshold_percent = query.timeline.straggler_threshold_percent;
+    findings_query.queue_limit = query.timeline.queue_limit;
+    return FindFindings(inputs, findings_query);
+  });
+  // The Ranks section's analyses over the same layout the timeline's ranks read (DescribeJob).
+  // The collectives are analysed once: the timeline's ranks take their waits from them and the
+  // critical path crosses ranks at their last arrivals.
+  const JobLayout job = DescribeJob(TracesOf(inputs), query.timeline.as_job);
+  std::shared_future<std::optional<CollectivesResult>> collectives_task =
+      std::async(policy, [&]() -> std::optional<CollectivesResult> {
+        if (!IsMultiRankJob(job)) return std::nullopt;
+        return AnalyzeCollectives(inputs, job, CollectiveOptions{});
+      }).share();
+  std::future<TimelineResult> timeline_task = std::async(policy, [&, collectives_task] {
+    const std::optional<CollectivesResult>& collectives = collectives_task.get();
+    return AnalyzeTimeline(inputs, query.timeline, collectives ? &*collectives : nullptr);
+  });
+  std::future<std::optional<CriticalPathResult>> path_task =
+      std::async(policy, [&, collectives_task]() -> std::optional<CriticalPathResult> {
+        const std::optional<CollectivesResult>& collectives = collectives_task.get();
+        if (!collectives) return std::nullopt;
+        CriticalPathOptions path_options;
+        path_options.collectives = &*collectives;
+        return AnalyzeCriticalPath(inputs, job, path_options);
+      });
+  std::future<MemoryResult> memory_task = std::async(policy, [&] {
+    MemoryQuery memory_query;
+    memory_query.devices = &devices;
+    memory_query.series = true;
+    return AnalyzeMemory(inputs, memory_query);
+  });
+  ReportAnalyses out;
+  out.query = query;
+  out.kernels = SummarizeKernels(inputs, KernelQuery{});
+  out.timeline = timeline_task.get();
+  OpsAndPredictions ops = ops_task.get();
+  out.ops = std::move(ops.summary);
+  out.op_predictions = std::move(ops.predictions);
+  out.occupancy = occupancy_task.get();
+  out.roofline = roofline_task.get();
+  out.findings = findings_task.get();
+  out.memory = memory_task.get();
+  out.compare = compare_task.get();
+  out.collectives = collectives_task.get();
+  out.critical_path = path_task.get();
+  return out;
+}
+
+}  // namespace tensormorph
