@@ -207,7 +207,39 @@ void BindPredictTargets(py::module_& m) {
       py::arg("keys"), py::arg("calibration"), py::arg("device_specs"));
 }
 
+// The defaults of the analyses' options, by the function below that takes them and its argument
+// names: the library's options structs, the one place they are written. The package's signatures
+// read them at import (python/tensormorph/_analyses.py), as the command line's options do.
+py::dict OptionDefaults() {
+  using py::arg;
+  const TimelineOptions timeline;
+  const FindingsQuery findings;
+  const DiffOptions diff;
+  const ReportAnalysesQuery report;
+  const ReportPageOptions page;
+  py::dict out;
+  out["ops_json"] = py::dict(arg("top_kernels") = OpQuery{}.top_kernels);
+  out["timeline_json"] =
+      py::dict(arg("min_gap_ns") = timeline.min_gap_ns,
+               arg("straggler_threshold_percent") = timeline.straggler_threshold_percent,
+               arg("queue_limit") = timeline.queue_limit);
+  out["findings_json"] =
+      py::dict(arg("min_gap_ns") = findings.min_gap_ns,
+               arg("attainable_roof_percent") = findings.attainable_roof_percent,
+               arg("slow_copy_percent") = findings.slow_copy_percent,
+               arg("straggler_threshold_percent") = findings.straggler_threshold_percent,
+               arg("top_items") = findings.top_items);
+  out["memory_json"] = py::dict(arg("top") = MemoryQuery{}.top);
+  out["diff_json"] =
+      py::dict(arg("threshold_percent") = diff.threshold_percent, arg("alpha") = diff.alpha);
+  out["report_html"] = py::dict(arg("threshold_percent") = diff.threshold_percent,
+                                arg("min_gap_ns") = report.timeline.min_gap_ns,
+                                arg("max_boxes") = page.max_raw_boxes);
+  return out;
+}
+
 void BindAnalyses(py::module_& m) {
+  m.def("option_defaults", &OptionDefaults);
   m.def(
       "kernels_json",
       [](const TraceList& traces, const std::string& group_by, std::optional<std::string> backend,

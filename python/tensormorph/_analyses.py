@@ -23,6 +23,16 @@ SpecFiles = Union[PathLike, Iterable[PathLike], None]
 # A side of a diff: a Profile (tm.baseline), a saved baseline's path, or traces.
 ProfileLike = Union[_native.Profile, Traces]
 
+# The options' defaults are the library's (its options structs), read once here by native function
+# and argument name, so that the signatures below show them and never restate them.
+_DEFAULTS: dict[str, dict[str, Any]] = _native.option_defaults()
+_OPS = _DEFAULTS["ops_json"]
+_TIMELINE = _DEFAULTS["timeline_json"]
+_FINDINGS = _DEFAULTS["findings_json"]
+_MEMORY = _DEFAULTS["memory_json"]
+_DIFF = _DEFAULTS["diff_json"]
+_REPORT = _DEFAULTS["report_html"]
+
 
 def _natives(traces: Traces) -> tuple[list[_native.Trace], bool]:
     """The C++ traces behind `traces` (a Trace, a Job, a path, a folder of rank traces, a glob,
@@ -77,8 +87,8 @@ def _predict_targets(devices: DeviceKeys = None, calibration: Optional[PathLike]
 
 def ops(traces: Traces, *, by_instance: bool = False, by_stack: bool = False,
         backend: Optional[str] = None, by_input: bool = False, top: int = 0,
-        top_kernels: int = 3, predict: DeviceKeys = None, calibration: Optional[PathLike] = None,
-        device_specs: SpecFiles = None) -> OpsResult:
+        top_kernels: int = _OPS["top_kernels"], predict: DeviceKeys = None,
+        calibration: Optional[PathLike] = None, device_specs: SpecFiles = None) -> OpsResult:
     """Per framework op: the backend and device that served it, host and device time, kernels,
     FLOPs and roofline position — ``tensormorph ops --format json``'s rows. ``predict`` (device
     keys) adds each row's predictions on those devices, as ``ops --predict``; ``calibration`` and
@@ -146,8 +156,10 @@ def predict(trace: Traces, *, devices: DeviceKeys = None, measured: Optional[Tra
     return PredictResult.from_document(document)
 
 
-def timeline(traces: Traces, *, gap_us: float = 100, straggler_threshold_percent: float = 10,
-             queue_limit: int = 1024, as_job: Optional[bool] = None) -> Timeline:
+def timeline(traces: Traces, *, gap_us: float = _TIMELINE["min_gap_ns"] / 1000,
+             straggler_threshold_percent: float = _TIMELINE["straggler_threshold_percent"],
+             queue_limit: int = _TIMELINE["queue_limit"],
+             as_job: Optional[bool] = None) -> Timeline:
     """Per device: busy time, utilization, streams, concurrency, idle gaps and their causes,
     launch latency, steps; per rank for a job — ``tensormorph timeline --format json`` as a
     Timeline of DataFrames."""
@@ -176,9 +188,12 @@ def occupancy(traces: Traces, *, arch: Optional[str] = None, top: int = 0) -> Oc
         json.loads(_native.occupancy_json(natives, arch=arch, top=top)))
 
 
-def findings(traces: Traces, *, gap_us: float = 10, attainable_roof_percent: float = 70,
-             slow_copy_percent: float = 25, straggler_threshold_percent: float = 10,
-             top_items: int = 5, as_job: Optional[bool] = None) -> FindingsResult:
+def findings(traces: Traces, *, gap_us: float = _FINDINGS["min_gap_ns"] / 1000,
+             attainable_roof_percent: float = _FINDINGS["attainable_roof_percent"],
+             slow_copy_percent: float = _FINDINGS["slow_copy_percent"],
+             straggler_threshold_percent: float = _FINDINGS["straggler_threshold_percent"],
+             top_items: int = _FINDINGS["top_items"],
+             as_job: Optional[bool] = None) -> FindingsResult:
     """What to fix first, ranked by estimated gain — ``tensormorph findings --format json``'s
     findings, one row each in ``rows`` (``where`` flattened to where.device...; evidence and top
     items as lists in their cells); ``total_gain_ns`` a field."""
@@ -193,7 +208,7 @@ def findings(traces: Traces, *, gap_us: float = 10, attainable_roof_percent: flo
     return FindingsResult.from_document(document)
 
 
-def memory(traces: Traces, *, top: int = 10) -> MemoryResult:
+def memory(traces: Traces, *, top: int = _MEMORY["top"]) -> MemoryResult:
     """Where the memory went, per device — ``tensormorph memory --format json`` as DataFrames:
     devices (peak allocated and reserved, basis, capacity), at_peak (what was alive at the peak, by
     op), by_op (allocations per op), largest (the largest allocations) and steps (allocated at each
@@ -255,8 +270,9 @@ def _profile(side: ProfileLike) -> _native.Profile:
     return baseline(side)
 
 
-def diff(base: ProfileLike, new: ProfileLike, *, threshold_percent: float = 5,
-         alpha: float = 0.05, top: int = 0, kind: str = "all") -> DiffResult:
+def diff(base: ProfileLike, new: ProfileLike, *,
+         threshold_percent: float = _DIFF["threshold_percent"], alpha: float = _DIFF["alpha"],
+         top: int = 0, kind: str = "all") -> DiffResult:
     """Two profiles (traces or saved baselines) compared per kernel and per op — ``tensormorph
     diff --format json``'s rows, with the verdict, totals and counts as fields."""
     document = json.loads(_native.diff_json(
@@ -266,7 +282,9 @@ def diff(base: ProfileLike, new: ProfileLike, *, threshold_percent: float = 5,
 
 
 def report(traces: Traces, path: PathLike, *, baseline: Optional[ProfileLike] = None,
-           gap_us: float = 100, threshold_percent: float = 5, max_boxes: int = 100_000,
+           gap_us: float = _REPORT["min_gap_ns"] / 1000,
+           threshold_percent: float = _REPORT["threshold_percent"],
+           max_boxes: int = _REPORT["max_boxes"],
            compare: bool = False, compare_by: str = "shape",
            labels: Optional[Iterable[str]] = None, predict: DeviceKeys = None,
            calibration: Optional[PathLike] = None, device_specs: SpecFiles = None) -> PathLike:

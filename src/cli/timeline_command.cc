@@ -12,12 +12,13 @@
 namespace tensormorph {
 namespace {
 
+// The defaults are the library's (TimelineOptions), as Python's are (option_defaults()).
 struct TimelineCommandOptions {
   CommonOptions common;
-  double gap_us = 100;
-  double straggler_threshold_percent = 10;
+  double gap_us = TimelineOptions{}.min_gap_ns / 1000.0;
+  double straggler_threshold_percent = TimelineOptions{}.straggler_threshold_percent;
   bool gaps = false;
-  int64_t queue_limit = 1024;
+  int64_t queue_limit = TimelineOptions{}.queue_limit;
   std::vector<std::string> spec_files;
   bool as_job = false;
 };

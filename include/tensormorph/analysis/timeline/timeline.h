@@ -18,6 +18,7 @@
 
 namespace tensormorph {
 
+// The defaults here are the command line's and Python's too (they read a default-constructed one).
 struct TimelineOptions {
   int64_t min_gap_ns = 100'000;  // report idle gaps strictly longer than this
   double straggler_threshold_percent = 10;
