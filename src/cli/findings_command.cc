@@ -15,7 +15,7 @@ namespace {
 struct FindingsCommandOptions {
   CommonOptions common;
   FindingsQuery query;
-  double gap_us = 10;
+  double gap_us = FindingsQuery{}.min_gap_ns / 1000.0;  // the library's default
   std::vector<std::string> spec_files;
 };
 

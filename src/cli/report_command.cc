@@ -25,9 +25,10 @@ struct ReportOptions {
   CommonOptions common;
   std::string output;
   std::string baseline;
-  double gap_us = 100;
-  double threshold = 5;
-  size_t max_boxes = 100'000;
+  // The library's defaults (the report's timeline, the diff, the page).
+  double gap_us = TimelineOptions{}.min_gap_ns / 1000.0;
+  double threshold = DiffOptions{}.threshold_percent;
+  size_t max_boxes = ReportPageOptions{}.max_raw_boxes;
   bool compare = false;
   std::string compare_by = "shape";
   std::string labels;            // comma-separated (SplitLabels)

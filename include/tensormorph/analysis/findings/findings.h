@@ -18,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "tensormorph/analysis/timeline/timeline.h"
 #include "tensormorph/devices/device_db.h"
 #include "tensormorph/link/linked_trace.h"
 
@@ -35,8 +36,9 @@ struct FindingsQuery {
   double low_occupancy_percent = 50;
   size_t top_items = 5;                              // evidence items per finding
   const std::vector<DeviceSpec>* devices = nullptr;  // null = BuiltInDevices()
-  int64_t queue_limit = 1024;
-  double straggler_threshold_percent = 10;
+  // The timeline's (stragglers and launch queues are its figures).
+  int64_t queue_limit = TimelineOptions{}.queue_limit;
+  double straggler_threshold_percent = TimelineOptions{}.straggler_threshold_percent;
   bool as_job = false;  // several inputs are one job's ranks whatever DescribeJob finds
   // The work rules (roofline, occupancy) run on a second thread beside the timeline; false runs
   // everything on the caller's thread (`--threads 1`).
