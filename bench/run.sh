@@ -134,6 +134,10 @@ done
 # `memory` on a trace with allocator records, with its own table (TM_BENCH_MEMORY_MB=0 skips it).
 bench/run_memory.sh
 
+# `report`, `compare` and `predict` on 1 GB traces of three shapes (A100 NCCL, H100 Qwen with
+# Python frames, MI300X), with their own table (TM_BENCH_SHAPES_MB=0 skips it).
+bench/run_shapes.sh
+
 # The Nsight Systems SQLite import benchmark, with its own table (TM_BENCH_NSYS_MB=0 skips it).
 bench/run_nsys.sh
 

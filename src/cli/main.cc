@@ -1,16 +1,44 @@
 // tensormorph: the kernel profiler's command line.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <string>
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/huge_pages.h"
 #include "cli/profile_input.h"
 #include "cli/suggest.h"
 
+namespace {
+
+// Re-executes the program once with glibc's malloc asking for transparent huge pages, where that
+// helps (cli/huge_pages.h); returns when it does not apply or the exec fails (then it runs as is).
+void UseHugePages(char** argv) {
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  std::ifstream setting("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string thp;
+  std::getline(setting, thp);
+  const std::optional<std::string> tunables = tensormorph::HugePageTunables(
+      thp, std::getenv("GLIBC_TUNABLES"), std::getenv("TM_HUGE_PAGES"));
+  if (!tunables || setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  // The exec failed (no /proc): run as started, with the tunable left set for any child.
+#else
+  (void)argv;  // the sanitizers bring their own allocator
+#endif
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  UseHugePages(argv);
   CLI::App app("tensormorph: which kernel ran where, for how long, and how well", "tensormorph");
   app.require_subcommand(1);
   app.set_version_flag("--version", tensormorph::kTensormorphVersion);
