@@ -18,6 +18,12 @@ tm=$build/tensormorph
 tools=$build/bench
 python=/usr/bin/python3  # the interpreter the package is built for (python/CMakeLists.txt)
 export PYTHONPATH=$build/python
+# The command line asks glibc's malloc for transparent huge pages (src/cli/huge_pages.h); the
+# interpreter is given the same, so that both sides run with one allocator setting.
+if grep -q '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
+  [[ ${GLIBC_TUNABLES:-} != *glibc.malloc.hugetlb* ]]; then
+  export GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1
+fi
 [[ -f $build/python/tensormorph/__init__.py ]] || { echo "bench: run make build" >&2; exit 1; }
 mkdir -p "$out"
 if [[ ! -f $trace ]] || (($(stat -c %s "$trace") < mb * 1000000)); then
