@@ -24,6 +24,7 @@ CommandRunner AddFindingsCommand(CLI::App* app);
 CommandRunner AddMemoryCommand(CLI::App* app);
 CommandRunner AddCollectivesCommand(CLI::App* app);
 CommandRunner AddCriticalPathCommand(CLI::App* app);
+CommandRunner AddWhatIfCommand(CLI::App* app);
 CommandRunner AddExportCommand(CLI::App* app);
 CommandRunner AddReportCommand(CLI::App* app);
 

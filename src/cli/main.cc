@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
       {"memory", tensormorph::AddMemoryCommand(&app)},
       {"collectives", tensormorph::AddCollectivesCommand(&app)},
       {"critical-path", tensormorph::AddCriticalPathCommand(&app)},
+      {"whatif", tensormorph::AddWhatIfCommand(&app)},
       {"export", tensormorph::AddExportCommand(&app)},
       {"report", tensormorph::AddReportCommand(&app)},
   };

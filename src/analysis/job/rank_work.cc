@@ -27,10 +27,16 @@ bool OnRankTrack(const Trace& trace, const JobRank& rank, uint32_t track) {
 
 }  // namespace
 
-RankWork::RankWork(const LinkedTrace& linked, const JobRank& rank) : linked_(&linked) {
+RankWork::RankWork(const LinkedTrace& linked, const JobRank& rank)
+    : linked_(&linked), pid_(rank.pid) {
   IndexItems(rank);
   IndexBlockingCalls(rank);
   IndexOutermostOps(rank);
+}
+
+bool RankWork::OwnsTrack(uint32_t track) const {
+  const Trace& t = trace();
+  return track < t.tracks.size() && (!pid_ || t.tracks[track].pid == *pid_);
 }
 
 uint32_t RankWork::ItemOfKernel(uint32_t row) const {

@@ -39,6 +39,9 @@ class RankWork {
   RankWork(const LinkedTrace& linked, const JobRank& rank);
 
   const Trace& trace() const { return linked_->trace(); }
+  // Whether a host track (Trace::tracks index) is this rank's (its process's, for a rank that is
+  // one process of an input).
+  bool OwnsTrack(uint32_t track) const;
   const LinkedTrace& linked() const { return *linked_; }
   const std::vector<PathItem>& items() const { return items_; }
   // The item of a Trace::kernels row, or kNoRow when it is not this rank's.
@@ -59,6 +62,10 @@ class RankWork {
     return outermost_ops_;
   }
   size_t BlockingCallCount() const { return blocking_count_; }
+  // Every blocking call, by track, each track's by end.
+  const std::map<uint32_t, std::vector<BlockingCall>>& BlockingCallsByTrack() const {
+    return blocking_;
+  }
 
  private:
   void IndexItems(const JobRank& rank);
@@ -68,6 +75,7 @@ class RankWork {
   bool PreferredBefore(uint32_t a, uint32_t b) const;
 
   const LinkedTrace* linked_;
+  std::optional<int64_t> pid_;   // JobRank::pid
   std::vector<PathItem> items_;  // by device, then (start, end, kind, row)
   std::vector<uint32_t> item_of_kernel_;
   std::vector<uint32_t> last_of_step_;  // by step index

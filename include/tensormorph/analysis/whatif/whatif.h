@@ -1,0 +1,89 @@
+// `tensormorph whatif` (docs/whatif.md): the step after a fix, simulated from the trace's own
+// dependencies. The trace's work becomes one graph of events per job (or per input that is not a
+// rank of one): each host thread's runtime calls and step marks in order with the measured host
+// time between them, each device item's start released by its launch, its stream predecessor,
+// the other-stream work it waited for (critical-path's rules) and, for a collective matched on
+// every rank, its end by the last rank's arrival; a blocking call's end by the device item it
+// waited for. Replayed by earliest time, each event keeps its measured delay after its latest
+// dependency, so with no change the replay is the trace (where it is not, the replay error says
+// how far and the warnings why).
+//
+// Invariants (tested on every shared trace): no scenario lengthens a step (edits only remove
+// dependencies and shorten costs, and the replay is monotone in both); a speedup of work off
+// every step's critical path changes no step; speeding every kernel up by x shortens a step by at
+// most its kernel time on the critical path x (1 - 1/x).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tensormorph/analysis/job/job.h"
+#include "tensormorph/link/linked_trace.h"
+
+namespace tensormorph {
+
+// --speedup PATTERN=FACTOR: the matching device items take 1/factor of their time (a collective:
+// its transfer). PATTERN is a work category (`gemm`, `attention`, ... compare's categories),
+// `kernel~TEXT` (kernel names containing TEXT), or an op name (the framework op that launched the
+// kernel, exactly: `aten::linear`).
+struct WhatIfSpeedup {
+  std::string pattern;
+  double factor = 1;
+};
+
+struct WhatIfQuery {
+  std::vector<WhatIfSpeedup> speedups;    // each its own scenario, then all of them as one
+  std::vector<std::string> remove_syncs;  // runtime calls by name (cudaDeviceSynchronize) that
+                                          // no longer wait for the device
+  bool no_host_gaps = false;              // the scenario "every step launched as one graph"
+  bool findings = true;                   // the scenarios of the findings rules, and "all"
+  bool as_job = false;                    // the inputs are one job whatever DescribeJob finds
+  bool align_clocks = true;               // false: each rank's own clock
+};
+
+struct WhatIfStep {
+  int input = 0;                // the first input of the group (a job: its lowest rank's)
+  std::optional<int64_t> step;  // N of ProfilerStep#N; none for the whole trace
+  int64_t measured_ns = 0;
+  int64_t replayed_ns = 0;     // the replay with no change
+  int64_t unexplained_ns = 0;  // device start delays beyond the device's median for their kind
+};
+
+struct WhatIfScenarioStep {
+  int input = 0;
+  std::optional<int64_t> step;
+  int64_t measured_ns = 0;
+  int64_t simulated_ns = 0;  // measured + (scenario's replay - no-change replay)
+};
+
+struct WhatIfScenario {
+  std::string name;         // "host_launch_gaps", "gemm=2", "all findings", ...
+  std::string kind;         // "finding", "all" or "user"
+  std::string rule;         // the findings rule ("" for a user scenario)
+  std::string description;  // what was changed, in words
+  int64_t measured_ns = 0;  // summed over the steps
+  int64_t simulated_ns = 0;
+  int64_t delta_ns() const { return simulated_ns - measured_ns; }
+  double delta_percent() const;
+  size_t changed_events = 0;  // the graph's events the edit touched (0: nothing to change)
+  std::vector<WhatIfScenarioStep> steps;
+};
+
+struct WhatIfResult {
+  std::vector<WhatIfStep> steps;
+  std::vector<WhatIfScenario> scenarios;
+  std::vector<std::string> warnings;
+};
+
+// The findings rules with a mechanical fix the simulator applies (host_launch_gaps,
+// launch_bound_kernels, synchronization, blocking_copies, below_roof, fp32_matmul, slow_copies,
+// stragglers); the others' fixes have no meaning as a graph edit.
+const std::vector<std::string>& WhatIfRules();
+
+// Pure over the linked inputs; `job` is DescribeJob's layout of them (critical-path's).
+WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const JobLayout& job,
+                            const WhatIfQuery& query);
+
+}  // namespace tensormorph

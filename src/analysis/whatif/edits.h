@@ -1,0 +1,40 @@
+// The scenarios of `whatif` as edits of one StepGraph (docs/whatif.md "Fixes as edits"). Each
+// function returns the edit of one fix over every rank of the graph; an edit that finds nothing
+// to change is empty (GraphEdit::changed == 0).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/whatif/replay.h"
+#include "tensormorph/analysis/whatif/whatif.h"
+
+namespace tensormorph::whatif {
+
+// host_launch_gaps and --no-host-gaps: each step's kernels launched as one graph. Every item
+// launched in a step is released by the step's first launch instead of its own launch call, with
+// at most its device's median delay after a stream predecessor (a graph's back-to-back dispatch);
+// the host time between the step's first and last launch on each launching thread goes (the
+// captured region no longer runs on the host); blocking calls still wait.
+GraphEdit GraphLaunchEdit(const StepGraph& graph);
+
+// launch_bound_kernels: kernels that ran shorter than their launch call took, launched in a graph
+// (released by the step's first launch, at most the median back-to-back delay) and their launch
+// calls free on the host.
+GraphEdit LaunchBoundEdit(const StepGraph& graph);
+
+// synchronization: every synchronising call (its name holds "Synchronize") stops waiting.
+GraphEdit SynchronizationEdit(const StepGraph& graph);
+
+// blocking_copies: every blocking copy call (cudaMemcpy... without Async) stops waiting: the copy
+// is made asynchronous from pinned memory and the host goes on.
+GraphEdit BlockingCopiesEdit(const StepGraph& graph);
+
+// --remove-sync NAME: the blocking calls named NAME stop waiting.
+GraphEdit RemoveSyncEdit(const StepGraph& graph, const std::string& call_name);
+
+// --speedup PATTERN=FACTOR (whatif.h states the pattern's forms). `error` is set (and the edit
+// empty) when the factor is not a positive number.
+GraphEdit SpeedupEdit(const StepGraph& graph, const WhatIfSpeedup& speedup);
+
+}  // namespace tensormorph::whatif

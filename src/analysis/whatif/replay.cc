@@ -1,0 +1,82 @@
+#include "analysis/whatif/replay.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tensormorph::whatif {
+
+void GraphEdit::Flag(const StepGraph& graph, uint32_t event, uint8_t flag) {
+  if (flags.empty()) flags.assign(graph.events(), 0);
+  if ((flags[event] & flag) == flag) return;
+  if (flags[event] == 0) ++changed;
+  flags[event] |= flag;
+}
+
+void GraphEdit::Scale(const StepGraph& graph, uint32_t end_event, double factor) {
+  if (factor == 1) return;
+  if (scale.empty()) scale.assign(graph.events(), 1.0);
+  if (scale[end_event] == 1.0) ++changed;
+  scale[end_event] *= factor;
+}
+
+void GraphEdit::CapDelay(const StepGraph& graph, uint32_t event, int64_t delay_ns) {
+  if (delay.empty()) delay = graph.delay;
+  if (delay_ns >= delay[event]) return;
+  ++changed;
+  delay[event] = delay_ns;
+}
+
+void GraphEdit::Merge(const StepGraph& graph, const GraphEdit& other) {
+  for (uint32_t e = 0; e < other.flags.size(); ++e) {
+    if (other.flags[e] != 0) Flag(graph, e, other.flags[e]);
+  }
+  for (uint32_t e = 0; e < other.scale.size(); ++e) {
+    if (other.scale[e] != 1.0) Scale(graph, e, other.scale[e]);
+  }
+  for (uint32_t e = 0; e < other.delay.size(); ++e) CapDelay(graph, e, other.delay[e]);
+}
+
+void ReplayEvents(const StepGraph& graph, const GraphEdit& edit,
+                  const std::vector<uint32_t>& events, std::vector<int64_t>* times) {
+  std::vector<int64_t>& t = *times;
+  const bool has_flags = !edit.flags.empty();
+  const bool has_scale = !edit.scale.empty();
+  const std::vector<int64_t>& delay = edit.delay.empty() ? graph.delay : edit.delay;
+  for (const uint32_t e : events) {
+    const uint8_t flags = has_flags ? edit.flags[e] : 0;
+    const double scale = has_scale ? edit.scale[e] : 1.0;
+    int64_t base = INT64_MIN;
+    bool any = false;
+    for (uint32_t k = graph.in_begin[e]; k < graph.in_begin[e + 1]; ++k) {
+      const Edge& edge = graph.edges[k];
+      if (edge.weight == kDroppedWeight) continue;
+      int64_t weight = edge.weight;
+      switch (edge.kind) {
+        case EdgeKind::kGraph:
+          if ((flags & kGraphLaunch) == 0) continue;
+          break;
+        case EdgeKind::kLaunch:
+          if ((flags & kGraphLaunch) != 0) continue;
+          break;
+        case EdgeKind::kWait:
+          if ((flags & kNoWait) != 0) continue;
+          break;
+        case EdgeKind::kHost:
+          if ((flags & kFreeHost) != 0) weight = 0;
+          break;
+        case EdgeKind::kDuration:
+        case EdgeKind::kArrival:
+          if (scale != 1.0) weight = std::llround(static_cast<double>(weight) / scale);
+          break;
+        case EdgeKind::kStream:
+        case EdgeKind::kOther:
+          break;
+      }
+      base = std::max(base, t[edge.from] + weight);
+      any = true;
+    }
+    t[e] = any ? base + delay[e] : graph.time[e];
+  }
+}
+
+}  // namespace tensormorph::whatif

@@ -1,0 +1,321 @@
+#include "analysis/whatif/step_graph.h"
+
+#include <algorithm>
+#include <climits>
+#include <map>
+#include <tuple>
+
+namespace tensormorph::whatif {
+namespace {
+
+struct PendingEdge {
+  uint32_t to = 0;
+  Edge edge;
+};
+
+// A point of a host thread's chain. At one time: the ends of calls that took time, then starts,
+// then the ends of zero-length calls (so that every call starts before it ends).
+struct HostPoint {
+  int64_t time = 0;
+  int order = 0;
+  uint32_t event = 0;
+  bool operator<(const HostPoint& o) const {
+    return std::tie(time, order, event) < std::tie(o.time, o.order, o.event);
+  }
+};
+
+int EndOrder(int64_t duration_ns) {
+  return duration_ns > 0 ? 0 : 2;
+}
+
+class GraphBuilder {
+ public:
+  explicit GraphBuilder(StepGraph* graph) : g_(*graph) {}
+
+  void Number() {
+    uint32_t next = 0;
+    for (GraphRank& r : g_.ranks) {
+      const RankWork& work = *r.work;
+      r.first_item = next;
+      next += 2 * static_cast<uint32_t>(work.items().size());
+      r.first_call = next;
+      next += 2 * static_cast<uint32_t>(work.trace().api_calls.size());
+      r.first_step = next;
+      next += 2 * static_cast<uint32_t>(work.linked().steps().size());
+    }
+    g_.time.assign(next, 0);
+    g_.kind.assign(next, EventKind::kCallStart);
+    duration_set_.assign(next, 0);
+  }
+
+  void AddRank(size_t rank) {
+    const GraphRank& r = g_.ranks[rank];
+    const RankWork& work = *r.work;
+    const Trace& trace = work.trace();
+    const std::vector<PathItem>& items = work.items();
+    for (uint32_t i = 0; i < items.size(); ++i) {
+      const uint32_t start = g_.ItemStart(rank, i);
+      g_.time[start] = items[i].start_ns - r.offset_ns;
+      g_.time[start + 1] = items[i].end_ns - r.offset_ns;
+      g_.kind[start] = EventKind::kItemStart;
+      g_.kind[start + 1] = EventKind::kItemEnd;
+    }
+    for (uint32_t c = 0; c < trace.api_calls.size(); ++c) {
+      const ApiCall& call = trace.api_calls[c];
+      const uint32_t start = g_.CallStart(rank, c);
+      g_.time[start] = call.start_ns - r.offset_ns;
+      g_.time[start + 1] = call.start_ns + call.duration_ns - r.offset_ns;
+      g_.kind[start + 1] = EventKind::kCallEnd;
+    }
+    const std::vector<Step>& steps = work.linked().steps();
+    for (size_t s = 0; s < steps.size(); ++s) {
+      const uint32_t start = g_.StepStart(rank, s);
+      g_.time[start] = steps[s].start_ns - r.offset_ns;
+      g_.time[start + 1] = steps[s].end_ns - r.offset_ns;
+      g_.kind[start] = EventKind::kStepStart;
+      g_.kind[start + 1] = EventKind::kStepEnd;
+    }
+    AddHostChains(rank);
+    AddItemEdges(rank);
+  }
+
+  void AddCollectives(const std::vector<CollectiveInstance>& collectives) {
+    for (const CollectiveInstance& c : collectives) {
+      if (c.ranks.size() != g_.ranks.size() || c.ranks.size() < 2) continue;
+      std::vector<uint32_t> starts;  // by rank position
+      for (size_t r = 0; r < c.ranks.size(); ++r) {
+        const uint32_t item = g_.ranks[r].work->ItemOfKernel(c.ranks[r].kernel);
+        if (item == kNoRow) break;
+        starts.push_back(g_.ItemStart(r, item));
+      }
+      if (starts.size() != c.ranks.size()) continue;
+      int64_t last = INT64_MIN;  // the last arrival, aligned
+      for (uint32_t s : starts) last = std::max(last, g_.time[s]);
+      for (uint32_t own : starts) {
+        const uint32_t end = own + 1;
+        const int64_t begin = std::clamp(last, g_.time[own], g_.time[end]);
+        const int64_t transfer = g_.time[end] - begin;
+        duration_set_[own] = 1;
+        Add(end, own, transfer, EdgeKind::kDuration);
+        for (uint32_t other : starts) {
+          if (other != own) Add(end, other, transfer, EdgeKind::kArrival);
+        }
+      }
+    }
+  }
+
+  void AddDurations() {
+    for (size_t r = 0; r < g_.ranks.size(); ++r) {
+      const size_t n = g_.ranks[r].work->items().size();
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t start = g_.ItemStart(r, i);
+        if (duration_set_[start] == 0) {
+          Add(start + 1, start, g_.time[start + 1] - g_.time[start], EdgeKind::kDuration);
+        }
+      }
+    }
+  }
+
+  void Finish() {
+    // Edges into each event, contiguous (a counting sort by target keeps each target's edges in
+    // the order they were added).
+    const size_t n = g_.events();
+    g_.in_begin.assign(n + 1, 0);
+    for (const PendingEdge& p : pending_) ++g_.in_begin[p.to + 1];
+    for (size_t e = 0; e < n; ++e) g_.in_begin[e + 1] += g_.in_begin[e];
+    g_.edges.resize(pending_.size());
+    std::vector<uint32_t> fill(g_.in_begin.begin(), g_.in_begin.end() - 1);
+    for (const PendingEdge& p : pending_) g_.edges[fill[p.to]++] = p.edge;
+    pending_.clear();
+    pending_.shrink_to_fit();
+    Delays();
+    Order();
+  }
+
+ private:
+  void Add(uint32_t to, uint32_t from, int64_t weight, EdgeKind kind) {
+    pending_.push_back({to, {from, weight, kind}});
+  }
+
+  void AddHostChains(size_t rank) {
+    const GraphRank& r = g_.ranks[rank];
+    const RankWork& work = *r.work;
+    const Trace& trace = work.trace();
+    std::map<uint32_t, std::vector<HostPoint>> by_track;
+    for (uint32_t c = 0; c < trace.api_calls.size(); ++c) {
+      const ApiCall& call = trace.api_calls[c];
+      if (!work.OwnsTrack(call.track)) continue;
+      const uint32_t start = g_.CallStart(rank, c);
+      std::vector<HostPoint>& points = by_track[call.track];
+      points.push_back({g_.time[start], 1, start});
+      points.push_back({g_.time[start + 1], EndOrder(call.duration_ns), start + 1});
+    }
+    const std::vector<Step>& steps = work.linked().steps();
+    for (size_t s = 0; s < steps.size(); ++s) {
+      const uint32_t track = trace.slices[steps[s].slice].track;
+      const uint32_t start = g_.StepStart(rank, s);
+      std::vector<HostPoint>& points = by_track[track];
+      points.push_back({g_.time[start], 1, start});
+      points.push_back(
+          {g_.time[start + 1], EndOrder(steps[s].end_ns - steps[s].start_ns), start + 1});
+    }
+    // The device item each blocking call's end waited for.
+    std::map<uint32_t, uint32_t> waited_of_end;
+    for (const auto& [track, calls] : work.BlockingCallsByTrack()) {
+      for (const BlockingCall& b : calls) {
+        waited_of_end.emplace(g_.CallStart(rank, b.call) + 1, g_.ItemStart(rank, b.waited) + 1);
+      }
+    }
+    for (auto& [track, points] : by_track) {
+      std::sort(points.begin(), points.end());
+      for (size_t k = 0; k < points.size(); ++k) {
+        const uint32_t e = points[k].event;
+        const auto waited = waited_of_end.find(e);
+        const int64_t back = waited != waited_of_end.end()
+                                 ? g_.time[e] - g_.time[waited->second]  // its return latency
+                                 : INT64_MAX;
+        if (waited != waited_of_end.end()) Add(e, waited->second, back, EdgeKind::kWait);
+        if (k == 0) continue;
+        const int64_t gap = points[k].time - points[k - 1].time;
+        Add(e, points[k - 1].event, std::min(gap, back), EdgeKind::kHost);
+      }
+    }
+  }
+
+  void AddItemEdges(size_t rank) {
+    GraphRank& r = g_.ranks[rank];
+    const RankWork& work = *r.work;
+    const Trace& trace = work.trace();
+    const std::vector<PathItem>& items = work.items();
+    r.first_launch_of_step.assign(work.linked().steps().size(), kNoRow);
+    for (uint32_t i = 0; i < items.size(); ++i) {
+      const PathItem& item = items[i];
+      const uint32_t start = g_.ItemStart(rank, i);
+      int64_t released = INT64_MIN;  // critical-path's R: the launch's and predecessor's release
+      if (item.launch != kNoRow && item.launch < trace.api_calls.size() &&
+          work.OwnsTrack(trace.api_calls[item.launch].track)) {
+        const uint32_t launch = g_.CallStart(rank, item.launch);
+        Add(start, launch, 0, EdgeKind::kLaunch);
+        released = g_.time[launch];
+        if (item.step >= 0) {
+          uint32_t& first = r.first_launch_of_step[static_cast<size_t>(item.step)];
+          if (first == kNoRow || g_.time[launch] < g_.time[first]) first = launch;
+        }
+      }
+      if (item.predecessor != kNoRow) {
+        const uint32_t pred_end = g_.ItemStart(rank, item.predecessor) + 1;
+        Add(start, pred_end, 0, EdgeKind::kStream);
+        released = std::max(released, std::min(g_.time[pred_end], g_.time[start]));
+      }
+      if (const std::optional<uint32_t> other = work.LatestOtherStreamBefore(i)) {
+        const uint32_t other_end = g_.ItemStart(rank, *other) + 1;
+        if (g_.time[other_end] > released) Add(start, other_end, 0, EdgeKind::kOther);
+      }
+    }
+    // The graph edges, off until an edit turns them on: from the step's first launch.
+    for (uint32_t i = 0; i < items.size(); ++i) {
+      const PathItem& item = items[i];
+      if (item.step < 0 || item.launch == kNoRow) continue;
+      const uint32_t first = r.first_launch_of_step[static_cast<size_t>(item.step)];
+      if (first != kNoRow) Add(g_.ItemStart(rank, i), first, 0, EdgeKind::kGraph);
+    }
+  }
+
+  void Delays() {
+    g_.delay.assign(g_.events(), 0);
+    for (uint32_t e = 0; e < g_.events(); ++e) {
+      int64_t base = INT64_MIN;
+      for (uint32_t k = g_.in_begin[e]; k < g_.in_begin[e + 1]; ++k) {
+        const Edge& edge = g_.edges[k];
+        if (edge.kind == EdgeKind::kGraph) continue;
+        base = std::max(base, g_.time[edge.from] + edge.weight);
+      }
+      if (base == INT64_MIN) continue;  // no dependency: the event keeps its measured time
+      if (g_.time[e] < base) {
+        ++g_.contradictions;
+      } else {
+        g_.delay[e] = g_.time[e] - base;
+      }
+    }
+  }
+
+  // Kahn's algorithm; when only cycles remain, the earliest remaining event goes next and its
+  // edges from events not yet placed are dropped.
+  void Order() {
+    const size_t n = g_.events();
+    std::vector<uint32_t> pending(n, 0);
+    std::vector<uint32_t> out_begin(n + 1, 0);
+    for (const Edge& edge : g_.edges) ++out_begin[edge.from + 1];
+    for (size_t e = 0; e < n; ++e) out_begin[e + 1] += out_begin[e];
+    std::vector<uint32_t> out(g_.edges.size());
+    {
+      std::vector<uint32_t> fill(out_begin.begin(), out_begin.end() - 1);
+      for (uint32_t e = 0; e < n; ++e) {
+        for (uint32_t k = g_.in_begin[e]; k < g_.in_begin[e + 1]; ++k) {
+          out[fill[g_.edges[k].from]++] = e;
+          ++pending[e];
+        }
+      }
+    }
+    g_.order.clear();
+    g_.order.reserve(n);
+    std::vector<uint8_t> placed(n, 0);
+    std::vector<uint32_t> ready;
+    for (uint32_t e = 0; e < n; ++e) {
+      if (pending[e] == 0) ready.push_back(e);
+    }
+    std::vector<uint32_t> by_time;  // built only if a cycle is met
+    size_t next_by_time = 0;
+    while (g_.order.size() < n) {
+      if (ready.empty()) {
+        if (by_time.empty()) {
+          by_time.resize(n);
+          for (uint32_t e = 0; e < n; ++e) by_time[e] = e;
+          std::stable_sort(by_time.begin(), by_time.end(),
+                           [this](uint32_t a, uint32_t b) { return g_.time[a] < g_.time[b]; });
+        }
+        while (placed[by_time[next_by_time]]) ++next_by_time;
+        const uint32_t e = by_time[next_by_time];
+        for (uint32_t k = g_.in_begin[e]; k < g_.in_begin[e + 1]; ++k) {
+          Edge& edge = g_.edges[k];
+          if (!placed[edge.from] && edge.weight != kDroppedWeight) {
+            edge.weight = kDroppedWeight;
+            ++g_.dropped_cycle_edges;
+          }
+        }
+        pending[e] = 0;
+        ready.push_back(e);
+      }
+      const uint32_t e = ready.back();
+      ready.pop_back();
+      if (placed[e]) continue;
+      placed[e] = 1;
+      g_.order.push_back(e);
+      for (uint32_t k = out_begin[e]; k < out_begin[e + 1]; ++k) {
+        const uint32_t to = out[k];
+        if (!placed[to] && pending[to] > 0 && --pending[to] == 0) ready.push_back(to);
+      }
+    }
+  }
+
+  StepGraph& g_;
+  std::vector<PendingEdge> pending_;
+  std::vector<uint8_t> duration_set_;  // by event: item starts whose duration a collective set
+};
+
+}  // namespace
+
+StepGraph BuildStepGraph(std::vector<GraphRank> ranks,
+                         const std::vector<CollectiveInstance>* collectives) {
+  StepGraph graph;
+  graph.ranks = std::move(ranks);
+  GraphBuilder builder(&graph);
+  builder.Number();
+  for (size_t r = 0; r < graph.ranks.size(); ++r) builder.AddRank(r);
+  if (collectives != nullptr) builder.AddCollectives(*collectives);
+  builder.AddDurations();
+  builder.Finish();
+  return graph;
+}
+
+}  // namespace tensormorph::whatif

@@ -1,0 +1,369 @@
+#include "tensormorph/analysis/whatif/whatif.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
+#include <map>
+#include <set>
+
+#include "analysis/whatif/edits.h"
+#include "analysis/whatif/replay.h"
+#include "analysis/whatif/step_graph.h"
+#include "tensormorph/analysis/job/collectives.h"
+
+namespace tensormorph {
+namespace {
+
+using whatif::GraphEdit;
+using whatif::StepGraph;
+
+// One step of a group of ranks (a ProfilerStep number every rank has, or the whole trace when
+// they share none) and the events its replay recomputes: those measured inside its window,
+// critical-path's (from the first rank's step start to the latest end of a rank's step or of the
+// device work launched in it).
+struct StepWindow {
+  std::optional<int64_t> number;
+  std::vector<int32_t> index;        // per rank: its steps() index (none for the whole trace)
+  std::vector<uint32_t> begins;      // events whose earliest is the window's start
+  std::vector<uint32_t> ends;        // events whose latest is its end
+  int64_t begin_ns = 0, end_ns = 0;  // measured
+  std::vector<uint32_t> events;      // in topological order
+};
+
+std::vector<StepWindow> WindowsOf(const StepGraph& graph) {
+  std::vector<std::map<int64_t, int32_t>> index_of(graph.ranks.size());
+  for (size_t r = 0; r < graph.ranks.size(); ++r) {
+    const std::vector<Step>& steps = graph.ranks[r].work->linked().steps();
+    for (size_t i = 0; i < steps.size(); ++i) {
+      index_of[r].try_emplace(steps[i].number, static_cast<int32_t>(i));
+    }
+  }
+  std::vector<StepWindow> out;
+  // Per rank, per steps() index: the window it belongs to.
+  std::vector<std::map<int32_t, size_t>> window_of(graph.ranks.size());
+  for (const auto& [number, unused] : index_of[0]) {
+    std::vector<int32_t> index;
+    for (const auto& numbers : index_of) {
+      const auto it = numbers.find(number);
+      if (it == numbers.end()) break;
+      index.push_back(it->second);
+    }
+    if (index.size() != index_of.size()) continue;
+    StepWindow& w = out.emplace_back();
+    w.number = number;
+    for (size_t r = 0; r < index.size(); ++r) {
+      const uint32_t start = graph.StepStart(r, static_cast<size_t>(index[r]));
+      w.begins.push_back(start);
+      w.ends.push_back(start + 1);
+      window_of[r][index[r]] = out.size() - 1;
+    }
+    w.index = std::move(index);
+  }
+  if (out.empty()) {
+    StepWindow& w = out.emplace_back();
+    for (size_t r = 0; r < graph.ranks.size(); ++r) {
+      const RankWork& work = *graph.ranks[r].work;
+      for (uint32_t i = 0; i < work.items().size(); ++i) {
+        w.begins.push_back(graph.ItemStart(r, i));
+        w.ends.push_back(graph.ItemStart(r, i) + 1);
+      }
+      const Trace& trace = work.trace();
+      for (uint32_t c = 0; c < trace.api_calls.size(); ++c) {
+        if (work.OwnsTrack(trace.api_calls[c].track)) w.begins.push_back(graph.CallStart(r, c));
+      }
+    }
+  } else {
+    for (size_t r = 0; r < graph.ranks.size(); ++r) {
+      const std::vector<PathItem>& items = graph.ranks[r].work->items();
+      for (uint32_t i = 0; i < items.size(); ++i) {
+        const auto it = window_of[r].find(items[i].step);
+        if (it != window_of[r].end()) out[it->second].ends.push_back(graph.ItemStart(r, i) + 1);
+      }
+    }
+  }
+  for (StepWindow& w : out) {
+    w.begin_ns = INT64_MAX;
+    w.end_ns = INT64_MIN;
+    for (uint32_t e : w.begins) w.begin_ns = std::min(w.begin_ns, graph.time[e]);
+    for (uint32_t e : w.ends) w.end_ns = std::max(w.end_ns, graph.time[e]);
+  }
+  // Each event into the windows that hold its measured time (windows of one job may overlap
+  // where a rank's device work runs past the next step's start).
+  std::vector<size_t> by_begin(out.size());
+  for (size_t k = 0; k < out.size(); ++k) by_begin[k] = k;
+  std::sort(by_begin.begin(), by_begin.end(),
+            [&out](size_t a, size_t b) { return out[a].begin_ns < out[b].begin_ns; });
+  std::vector<int64_t> max_end(out.size());  // the latest end among the first k by begin
+  for (size_t k = 0; k < by_begin.size(); ++k) {
+    max_end[k] = std::max(k > 0 ? max_end[k - 1] : INT64_MIN, out[by_begin[k]].end_ns);
+  }
+  for (const uint32_t e : graph.order) {
+    const int64_t t = graph.time[e];
+    auto it = std::upper_bound(by_begin.begin(), by_begin.end(), t,
+                               [&out](int64_t v, size_t k) { return v < out[k].begin_ns; });
+    for (size_t k = static_cast<size_t>(it - by_begin.begin()); k-- > 0 && max_end[k] >= t;) {
+      StepWindow& w = out[by_begin[k]];
+      if (t <= w.end_ns) w.events.push_back(e);
+    }
+  }
+  return out;
+}
+
+// A window's length under the event times `t`.
+int64_t LengthOf(const StepWindow& w, const std::vector<int64_t>& t) {
+  int64_t begin = INT64_MAX, end = INT64_MIN;
+  for (uint32_t e : w.begins) begin = std::min(begin, t[e]);
+  for (uint32_t e : w.ends) end = std::max(end, t[e]);
+  return end > begin ? end - begin : 0;
+}
+
+// Each window's length replayed under `edit`; `scratch` holds the measured times on entry and
+// on return.
+std::vector<int64_t> ReplayWindows(const StepGraph& graph, const std::vector<StepWindow>& windows,
+                                   const GraphEdit& edit, std::vector<int64_t>* scratch) {
+  std::vector<int64_t> lengths;
+  for (const StepWindow& w : windows) {
+    whatif::ReplayEvents(graph, edit, w.events, scratch);
+    lengths.push_back(LengthOf(w, *scratch));
+    for (uint32_t e : w.events) (*scratch)[e] = graph.time[e];
+  }
+  return lengths;
+}
+
+// Per step: the device start delays beyond the median delay of their (rank, device, releasing
+// edge kind), the time no recorded dependency explains.
+std::vector<int64_t> UnexplainedPerStep(const StepGraph& graph,
+                                        const std::vector<StepWindow>& windows) {
+  struct Key {
+    size_t rank;
+    uint32_t device;
+    whatif::EdgeKind kind;
+    bool operator<(const Key& o) const {
+      return std::tie(rank, device, kind) < std::tie(o.rank, o.device, o.kind);
+    }
+  };
+  std::map<Key, std::vector<int64_t>> delays;
+  std::vector<std::pair<Key, uint32_t>> keyed;  // (key, item start event)
+  for (size_t r = 0; r < graph.ranks.size(); ++r) {
+    const std::vector<PathItem>& items = graph.ranks[r].work->items();
+    for (uint32_t i = 0; i < items.size(); ++i) {
+      const uint32_t start = graph.ItemStart(r, i);
+      whatif::EdgeKind kind = whatif::EdgeKind::kGraph;
+      int64_t best = INT64_MIN;
+      for (uint32_t k = graph.in_begin[start]; k < graph.in_begin[start + 1]; ++k) {
+        const whatif::Edge& edge = graph.edges[k];
+        if (edge.kind == whatif::EdgeKind::kGraph || edge.weight == whatif::kDroppedWeight) {
+          continue;
+        }
+        if (graph.time[edge.from] + edge.weight > best) {
+          best = graph.time[edge.from] + edge.weight;
+          kind = edge.kind;
+        }
+      }
+      if (best == INT64_MIN) continue;  // released by nothing recorded: not a delay
+      const Key key{r, items[i].device, kind};
+      delays[key].push_back(graph.delay[start]);
+      keyed.emplace_back(key, start);
+    }
+  }
+  std::map<Key, int64_t> median;
+  for (auto& [key, values] : delays) {
+    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+    median[key] = values[values.size() / 2];
+  }
+  // Which step each item belongs to: its rank's steps() index -> position in `windows`.
+  std::vector<std::map<int32_t, size_t>> position(graph.ranks.size());
+  for (size_t s = 0; s < windows.size(); ++s) {
+    for (size_t r = 0; r < windows[s].index.size(); ++r) position[r][windows[s].index[r]] = s;
+  }
+  const bool whole = !windows.front().number;
+  std::vector<int64_t> out(windows.size(), 0);
+  for (const auto& [key, start] : keyed) {
+    const int64_t excess = graph.delay[start] - median[key];
+    if (excess <= 0) continue;
+    if (whole) {
+      out[0] += excess;
+      continue;
+    }
+    const uint32_t item = (start - graph.ranks[key.rank].first_item) / 2;
+    const int32_t s = graph.ranks[key.rank].work->items()[item].step;
+    const auto it = position[key.rank].find(s);
+    if (it != position[key.rank].end()) out[it->second] += excess;
+  }
+  return out;
+}
+
+struct Scenario {
+  std::string name, kind, rule, description;
+};
+
+// One group's graph with its no-change replay.
+struct Group {
+  std::vector<RankWork> works;
+  StepGraph graph;
+  std::vector<StepWindow> windows;
+  std::vector<int64_t> measured, replayed;
+  int input = 0;
+};
+
+// The edit of scenario `name` on `graph` (whatif.h, edits.h).
+GraphEdit EditOf(const StepGraph& graph, const std::string& name, const WhatIfQuery& query) {
+  if (name == "host_launch_gaps" || name == "no host gaps") return whatif::GraphLaunchEdit(graph);
+  if (name == "launch_bound_kernels") return whatif::LaunchBoundEdit(graph);
+  if (name == "synchronization") return whatif::SynchronizationEdit(graph);
+  if (name == "blocking_copies") return whatif::BlockingCopiesEdit(graph);
+  if (name == "all findings") {
+    GraphEdit all;
+    for (const std::string& rule : WhatIfRules()) all.Merge(graph, EditOf(graph, rule, query));
+    return all;
+  }
+  if (name.starts_with("remove sync ")) {
+    return whatif::RemoveSyncEdit(graph, name.substr(std::string("remove sync ").size()));
+  }
+  GraphEdit all;  // the user's speedups: one, or all of them ("all speedups")
+  for (const WhatIfSpeedup& s : query.speedups) {
+    if (name == "all speedups" || name == fmt::format("{}={:g}", s.pattern, s.factor)) {
+      all.Merge(graph, whatif::SpeedupEdit(graph, s));
+    }
+  }
+  return all;
+}
+
+std::vector<Scenario> ScenariosOf(const WhatIfQuery& query) {
+  std::vector<Scenario> out;
+  if (query.findings) {
+    const std::map<std::string, std::string> what = {
+        {"host_launch_gaps",
+         "each step's kernels launched as one graph: the host time between "
+         "its first and last launch goes"},
+        {"launch_bound_kernels", "kernels shorter than their launch call launched in a graph"},
+        {"synchronization", "no synchronising call waits for the device"},
+        {"blocking_copies", "blocking copies made asynchronous from pinned memory"}};
+    for (const std::string& rule : WhatIfRules()) {
+      out.push_back({rule, "finding", rule, what.at(rule)});
+    }
+    out.push_back({"all findings", "all", "", "every fix above at once"});
+  }
+  if (query.no_host_gaps) {
+    out.push_back({"no host gaps", "user", "", "each step's kernels launched as one graph"});
+  }
+  for (const std::string& call : query.remove_syncs) {
+    out.push_back({"remove sync " + call, "user", "", call + " no longer waits for the device"});
+  }
+  for (const WhatIfSpeedup& s : query.speedups) {
+    out.push_back({fmt::format("{}={:g}", s.pattern, s.factor), "user", "",
+                   fmt::format("{} {:g}x faster", s.pattern, s.factor)});
+  }
+  if (query.speedups.size() > 1) {
+    out.push_back({"all speedups", "user", "", "every --speedup at once"});
+  }
+  return out;
+}
+
+}  // namespace
+
+double WhatIfScenario::delta_percent() const {
+  return measured_ns > 0 ? 100.0 * static_cast<double>(delta_ns()) / measured_ns : 0;
+}
+
+const std::vector<std::string>& WhatIfRules() {
+  static const std::vector<std::string> rules = {"host_launch_gaps", "launch_bound_kernels",
+                                                 "synchronization", "blocking_copies"};
+  return rules;
+}
+
+WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const JobLayout& job,
+                            const WhatIfQuery& query) {
+  WhatIfResult result;
+  // The groups: a job walked as one (its clocks aligned on its collectives), else each input.
+  std::vector<Group> groups;
+  std::optional<CollectivesResult> collectives;
+  if (job.is_job) {
+    CollectiveOptions options;
+    options.align_clocks = query.align_clocks;
+    collectives = AnalyzeCollectives(inputs, job, options);
+    Group& g = groups.emplace_back();
+    g.works.reserve(job.ranks.size());
+    std::vector<whatif::GraphRank> ranks;
+    for (size_t r = 0; r < job.ranks.size(); ++r) {
+      g.works.emplace_back(*inputs[job.ranks[r].input], job.ranks[r]);
+      whatif::GraphRank& rank = ranks.emplace_back();
+      rank.input = job.ranks[r].input;
+      rank.label = job.ranks[r].rank;
+      rank.offset_ns = collectives->clocks[r].offset_ns;
+    }
+    for (size_t r = 0; r < ranks.size(); ++r) ranks[r].work = &g.works[r];
+    g.input = job.ranks.front().input;
+    g.graph = whatif::BuildStepGraph(std::move(ranks), &collectives->collectives);
+  } else {
+    groups.resize(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      Group& g = groups[i];
+      JobRank alone;
+      alone.input = static_cast<int>(i);
+      g.works.emplace_back(*inputs[i], alone);
+      std::vector<whatif::GraphRank> ranks(1);
+      ranks[0].work = &g.works[0];
+      ranks[0].input = alone.input;
+      g.input = alone.input;
+      g.graph = whatif::BuildStepGraph(std::move(ranks), nullptr);
+    }
+  }
+  std::vector<int64_t> scratch;  // measured times between replays
+  for (Group& g : groups) {
+    g.windows = WindowsOf(g.graph);
+    scratch = g.graph.time;
+    for (const StepWindow& w : g.windows) g.measured.push_back(LengthOf(w, g.graph.time));
+    g.replayed = ReplayWindows(g.graph, g.windows, GraphEdit{}, &scratch);
+    const std::vector<int64_t> unexplained = UnexplainedPerStep(g.graph, g.windows);
+    for (size_t s = 0; s < g.windows.size(); ++s) {
+      WhatIfStep& step = result.steps.emplace_back();
+      step.input = g.input;
+      step.step = g.windows[s].number;
+      step.measured_ns = g.measured[s];
+      step.replayed_ns = g.replayed[s];
+      step.unexplained_ns = unexplained[s];
+    }
+    const std::string who = job.is_job ? std::string("the job") : fmt::format("input {}", g.input);
+    if (g.graph.contradictions > 0) {
+      result.warnings.push_back(fmt::format(
+          "{}: {} dependencies that the trace's times contradict (an item that starts before "
+          "its launch call or before its stream predecessor ends): the replay starts them "
+          "after it, which is its error",
+          who, g.graph.contradictions));
+    }
+    if (g.graph.dropped_cycle_edges > 0) {
+      result.warnings.push_back(fmt::format(
+          "{}: {} dependencies closed a cycle (clocks that disagree across ranks) and were "
+          "dropped",
+          who, g.graph.dropped_cycle_edges));
+    }
+  }
+  for (const Scenario& s : ScenariosOf(query)) {
+    WhatIfScenario& out = result.scenarios.emplace_back();
+    out.name = s.name;
+    out.kind = s.kind;
+    out.rule = s.rule;
+    out.description = s.description;
+    for (const Group& g : groups) {
+      const GraphEdit edit = EditOf(g.graph, s.name, query);
+      out.changed_events += edit.changed;
+      scratch = g.graph.time;
+      const std::vector<int64_t> simulated =
+          edit.empty() ? g.replayed : ReplayWindows(g.graph, g.windows, edit, &scratch);
+      for (size_t k = 0; k < simulated.size(); ++k) {
+        WhatIfScenarioStep& step = out.steps.emplace_back();
+        step.input = g.input;
+        step.step = g.windows[k].number;
+        step.measured_ns = g.measured[k];
+        step.simulated_ns = g.measured[k] + (simulated[k] - g.replayed[k]);
+        out.measured_ns += step.measured_ns;
+        out.simulated_ns += step.simulated_ns;
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace tensormorph
