@@ -60,17 +60,19 @@ std::vector<StepWindow> WindowsOf(const StepGraph& graph) {
     }
     w.index = std::move(index);
   }
+  int64_t whole_begin = INT64_MAX;  // the whole trace's: its first item's or outermost op's start
   if (out.empty()) {
     StepWindow& w = out.emplace_back();
     for (size_t r = 0; r < graph.ranks.size(); ++r) {
       const RankWork& work = *graph.ranks[r].work;
+      const int64_t offset = graph.ranks[r].offset_ns;
       for (uint32_t i = 0; i < work.items().size(); ++i) {
-        w.begins.push_back(graph.ItemStart(r, i));
+        whole_begin = std::min(whole_begin, graph.time[graph.ItemStart(r, i)]);
         w.ends.push_back(graph.ItemStart(r, i) + 1);
       }
-      const Trace& trace = work.trace();
-      for (uint32_t c = 0; c < trace.api_calls.size(); ++c) {
-        if (work.OwnsTrack(trace.api_calls[c].track)) w.begins.push_back(graph.CallStart(r, c));
+      for (const auto& [track, ops] : work.OutermostOpsByTrack()) {
+        if (ops.empty()) continue;
+        whole_begin = std::min(whole_begin, work.trace().slices[ops.front()].start_ns - offset);
       }
     }
   } else {
@@ -83,7 +85,7 @@ std::vector<StepWindow> WindowsOf(const StepGraph& graph) {
     }
   }
   for (StepWindow& w : out) {
-    w.begin_ns = INT64_MAX;
+    w.begin_ns = w.begins.empty() ? whole_begin : INT64_MAX;
     w.end_ns = INT64_MIN;
     for (uint32_t e : w.begins) w.begin_ns = std::min(w.begin_ns, graph.time[e]);
     for (uint32_t e : w.ends) w.end_ns = std::max(w.end_ns, graph.time[e]);
@@ -112,7 +114,8 @@ std::vector<StepWindow> WindowsOf(const StepGraph& graph) {
 
 // A window's length under the event times `t`.
 int64_t LengthOf(const StepWindow& w, const std::vector<int64_t>& t) {
-  int64_t begin = INT64_MAX, end = INT64_MIN;
+  // The whole trace begins where it was measured to: nothing before it moves.
+  int64_t begin = w.begins.empty() ? w.begin_ns : INT64_MAX, end = INT64_MIN;
   for (uint32_t e : w.begins) begin = std::min(begin, t[e]);
   for (uint32_t e : w.ends) end = std::max(end, t[e]);
   return end > begin ? end - begin : 0;
