@@ -483,13 +483,17 @@ TEST(FindingsCli, JsonIsRankedAndComplete) {
   ASSERT_GT(steps, 0);
   int64_t previous = INT64_MAX, total = 0;
   for (const json& f : doc["findings"]) {
-    for (const char* key : {"rule", "severity", "title", "estimated_gain_ns", "gain_percent",
-                            "gain_basis", "where", "evidence", "top", "fix"}) {
+    for (const char* key :
+         {"rule", "severity", "title", "estimated_gain_ns", "gain_percent", "gain_basis", "where",
+          "evidence", "top", "fix", "simulated_step_ns", "simulated_gain_ns"}) {
       EXPECT_TRUE(f.contains(key)) << key;
     }
     const int64_t gain = f["estimated_gain_ns"];
-    EXPECT_LE(gain, previous);
-    previous = gain;
+    // Ranked by the simulated gain where the fix is simulated, else by the estimated gain.
+    const int64_t rank_gain =
+        f["simulated_gain_ns"].is_null() ? gain : f["simulated_gain_ns"].get<int64_t>();
+    EXPECT_LE(rank_gain, previous);
+    previous = rank_gain;
     total += gain;
     EXPECT_EQ(f["gain_basis"], "steps");
     EXPECT_NEAR(f["gain_percent"].get<double>(), 100.0 * gain / steps, 1e-9);

@@ -19,6 +19,7 @@
 #include "report/predict_report.h"
 #include "report/roofline_report.h"
 #include "report/timeline_report.h"
+#include "report/whatif_report.h"
 #include "tensormorph/analysis/job/collectives.h"
 #include "tensormorph/analysis/job/job.h"
 #include "tensormorph/analysis/predict/op_predictions.h"
@@ -150,8 +151,9 @@ std::string OccupancyJson(const Traces& traces, const KernelOccupancyQuery& quer
   return std::move(out).str();
 }
 
-std::string FindingsJson(const Traces& traces, const FindingsQuery& query) {
-  const FindingsResult result = FindFindings(LinkedOf(traces), query);
+std::string FindingsJson(const Traces& traces, const FindingsQuery& query, bool simulate) {
+  FindingsResult result = FindFindings(LinkedOf(traces), query);
+  if (simulate) SimulateFindings(LinkedOf(traces), query.as_job, &result);
   std::ostringstream out;
   RenderFindings(out, TracesOf(traces), result, OutputFormat::kJson);
   return std::move(out).str();
@@ -183,6 +185,14 @@ JsonWithWarnings CriticalPathJson(const Traces& traces, bool as_job,
   render.format = OutputFormat::kJson;
   std::ostringstream out;
   RenderCriticalPath(out, TracesOf(traces), result, render);
+  return {std::move(out).str(), result.warnings};
+}
+
+JsonWithWarnings WhatIfJson(const Traces& traces, const WhatIfQuery& query) {
+  const JobLayout job = DescribeJob(TracesOf(traces), query.as_job);
+  const WhatIfResult result = SimulateWhatIf(LinkedOf(traces), job, query);
+  std::ostringstream out;
+  RenderWhatIf(out, TracesOf(traces), result, OutputFormat::kJson);
   return {std::move(out).str(), result.warnings};
 }
 

@@ -25,6 +25,7 @@
 #include "tensormorph/analysis/profile/profile.h"
 #include "tensormorph/analysis/roofline.h"
 #include "tensormorph/analysis/timeline/timeline.h"
+#include "tensormorph/analysis/whatif/whatif.h"
 
 namespace tensormorph::python {
 
@@ -56,7 +57,8 @@ std::string PredictJson(const LoadedTrace& trace, const LoadedTrace* measured,
 std::string TimelineJson(const Traces& traces, const TimelineOptions& options);
 std::string RooflineJson(const Traces& traces, const RooflineQuery& query);
 std::string OccupancyJson(const Traces& traces, const KernelOccupancyQuery& query);
-std::string FindingsJson(const Traces& traces, const FindingsQuery& query);
+// simulate: each fix replayed on the trace (whatif.h: SimulateFindings), as the command does.
+std::string FindingsJson(const Traces& traces, const FindingsQuery& query, bool simulate);
 std::string MemoryJson(const Traces& traces, const MemoryQuery& query);
 
 // The job analyses also warn (clocks that cannot be aligned within the transfers' time, ...), as
@@ -68,6 +70,7 @@ struct JsonWithWarnings {
 JsonWithWarnings CollectivesJson(const Traces& traces, bool as_job, bool align_clocks);
 JsonWithWarnings CriticalPathJson(const Traces& traces, bool as_job,
                                   const CriticalPathOptions& options);
+JsonWithWarnings WhatIfJson(const Traces& traces, const WhatIfQuery& query);
 
 // A profile `diff` compares: a saved baseline, or traces summarised into one.
 struct Profile {

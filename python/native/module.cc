@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
@@ -338,7 +339,7 @@ void BindAnalyses(py::module_& m) {
       "findings_json",
       [](const TraceList& traces, int64_t min_gap_ns, double attainable_roof_percent,
          double slow_copy_percent, double straggler_threshold_percent, size_t top_items,
-         bool as_job) {
+         bool as_job, bool simulate) {
         FindingsQuery query;
         query.min_gap_ns = min_gap_ns;
         query.attainable_roof_percent = attainable_roof_percent;
@@ -346,11 +347,11 @@ void BindAnalyses(py::module_& m) {
         query.straggler_threshold_percent = straggler_threshold_percent;
         query.top_items = top_items;
         query.as_job = as_job;
-        return Run([&] { return FindingsJson(Pointers(traces), query); });
+        return Run([&] { return FindingsJson(Pointers(traces), query, simulate); });
       },
       py::arg("traces"), py::arg("min_gap_ns"), py::arg("attainable_roof_percent"),
       py::arg("slow_copy_percent"), py::arg("straggler_threshold_percent"), py::arg("top_items"),
-      py::arg("as_job"));
+      py::arg("as_job"), py::arg("simulate"));
   m.def(
       "memory_json",
       [](const TraceList& traces, size_t top) {
@@ -376,6 +377,27 @@ void BindAnalyses(py::module_& m) {
             Run([&] { return CriticalPathJson(Pointers(traces), as_job, options); }));
       },
       py::arg("traces"), py::arg("as_job"), py::arg("align_clocks"), py::arg("step"));
+  m.def(
+      "whatif_json",
+      [](const TraceList& traces, const std::vector<std::pair<std::string, double>>& speedups,
+         const std::vector<std::string>& remove_syncs, bool no_host_gaps, bool findings,
+         bool as_job, bool align_clocks) {
+        WhatIfQuery query;
+        for (const auto& [pattern, factor] : speedups) {
+          if (!(factor > 0) || !std::isfinite(factor)) {
+            throw py::value_error("a speedup's factor must be a number above 0");
+          }
+          query.speedups.push_back({pattern, factor});
+        }
+        query.remove_syncs = remove_syncs;
+        query.no_host_gaps = no_host_gaps;
+        query.findings = findings;
+        query.as_job = as_job;
+        query.align_clocks = align_clocks;
+        return WithWarnings(Run([&] { return WhatIfJson(Pointers(traces), query); }));
+      },
+      py::arg("traces"), py::arg("speedups"), py::arg("remove_syncs"), py::arg("no_host_gaps"),
+      py::arg("findings"), py::arg("as_job"), py::arg("align_clocks"));
 }
 
 }  // namespace

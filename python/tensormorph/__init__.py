@@ -11,12 +11,12 @@ The numbers are the command line's: the same C++ library and serializers (docs/p
 """
 
 from ._analyses import (baseline, collectives, compare, critical_path, diff, findings, kernels,
-                        memory, occupancy, ops, predict, report, roofline, timeline)
+                        memory, occupancy, ops, predict, report, roofline, timeline, whatif)
 from . import _native, fleet
 from ._errors import TraceError, TraceWarning
 from ._results import (CollectivesResult, CompareResult, CriticalPathResult, DiffResult,
                        FindingsResult, KernelsResult, MemoryResult, OccupancyResult, OpsResult,
-                       PredictResult, Result, RooflineResult, Timeline)
+                       PredictResult, Result, RooflineResult, Timeline, WhatIfResult)
 from ._snapshot import Snapshot, SnapshotError, load_snapshot
 from ._tables import Job, Trace, load, load_job
 
@@ -26,7 +26,7 @@ __all__ = [
     "CollectivesResult", "CompareResult", "CriticalPathResult", "DiffResult", "FindingsResult",
     "Job", "KernelsResult", "MemoryResult", "OccupancyResult", "OpsResult", "PredictResult",
     "Result", "RooflineResult", "Snapshot", "SnapshotError", "Timeline", "Trace", "TraceError",
-    "TraceWarning", "baseline", "collectives", "compare", "critical_path", "diff", "findings",
-    "kernels", "load", "load_job", "load_snapshot", "memory", "occupancy", "ops", "predict",
-    "report", "roofline", "timeline",
+    "TraceWarning", "WhatIfResult", "baseline", "collectives", "compare", "critical_path", "diff",
+    "findings", "kernels", "load", "load_job", "load_snapshot", "memory", "occupancy", "ops",
+    "predict", "report", "roofline", "timeline", "whatif",
 ]

@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Optional, Union
 
 from . import _native
 from ._errors import TraceWarning
 from ._results import (CollectivesResult, CompareResult, CriticalPathResult, DiffResult,
                        FindingsResult, KernelsResult, MemoryResult, OccupancyResult, OpsResult,
-                       PredictResult, RooflineResult, Timeline)
+                       PredictResult, RooflineResult, Timeline, WhatIfResult)
 from ._tables import Job, PathLike, Trace, Traces, _expand, _load_one
 
 # Device-database keys: "a100-sxm4-80gb,mi300x" (the command line's text) or a list of keys.
@@ -193,10 +193,12 @@ def findings(traces: Traces, *, gap_us: float = _FINDINGS["min_gap_ns"] / 1000,
              slow_copy_percent: float = _FINDINGS["slow_copy_percent"],
              straggler_threshold_percent: float = _FINDINGS["straggler_threshold_percent"],
              top_items: int = _FINDINGS["top_items"],
-             as_job: Optional[bool] = None) -> FindingsResult:
-    """What to fix first, ranked by estimated gain — ``tensormorph findings --format json``'s
-    findings, one row each in ``rows`` (``where`` flattened to where.device...; evidence and top
-    items as lists in their cells); ``total_gain_ns`` a field."""
+             as_job: Optional[bool] = None, simulate: bool = True) -> FindingsResult:
+    """What to fix first — ``tensormorph findings --format json``'s findings, one row each in
+    ``rows`` (``where`` flattened to where.device...; evidence and top items as lists in their
+    cells); ``total_gain_ns`` a field. Each fix is simulated on the trace (``simulated_step_ns``,
+    ``simulated_gain_ns``; ``tm.whatif``) and the findings ranked by the simulated gain where
+    there is one, else the estimated gain; ``simulate=False`` is ``findings --no-simulate``."""
     natives, job_insists = _natives(traces)
     if gap_us < 0:
         raise ValueError(f"gap_us must be 0 or more, not {gap_us}")
@@ -204,7 +206,7 @@ def findings(traces: Traces, *, gap_us: float = _FINDINGS["min_gap_ns"] / 1000,
         natives, min_gap_ns=round(gap_us * 1000), attainable_roof_percent=attainable_roof_percent,
         slow_copy_percent=slow_copy_percent,
         straggler_threshold_percent=straggler_threshold_percent, top_items=top_items,
-        as_job=job_insists if as_job is None else as_job))
+        as_job=job_insists if as_job is None else as_job, simulate=simulate))
     return FindingsResult.from_document(document)
 
 
@@ -250,6 +252,22 @@ def critical_path(traces: Traces, *, step: Optional[int] = None, as_job: Optiona
         natives, as_job=job_insists if as_job is None else as_job, align_clocks=align_clocks,
         step=step)
     return CriticalPathResult.from_document(_job_document(text, warned, 2))
+
+
+def whatif(traces: Traces, *, speedup: Optional[dict[str, float]] = None,
+           remove_sync: Sequence[str] = (), no_host_gaps: bool = False, findings: bool = True,
+           as_job: Optional[bool] = None, align_clocks: bool = True) -> WhatIfResult:
+    """The step after a fix, simulated from the trace's own dependencies — ``tensormorph whatif
+    --format json`` as DataFrames: steps (measured, replayed with no change, unexplained),
+    scenarios (one per finding with a simulated fix, "all findings", and yours: ``speedup``
+    {PATTERN: FACTOR} as ``--speedup PATTERN=FACTOR``, ``remove_sync`` call names,
+    ``no_host_gaps``), scenario_steps (each scenario's steps, by ``name``)."""
+    natives, job_insists = _natives(traces)
+    text, warned = _native.whatif_json(
+        natives, speedups=list((speedup or {}).items()), remove_syncs=list(remove_sync),
+        no_host_gaps=no_host_gaps, findings=findings,
+        as_job=job_insists if as_job is None else as_job, align_clocks=align_clocks)
+    return WhatIfResult.from_document(_job_document(text, warned, 2))
 
 
 def baseline(traces: Traces) -> _native.Profile:

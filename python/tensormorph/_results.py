@@ -362,6 +362,26 @@ class CriticalPathResult(Result):
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
+class WhatIfResult(Result):
+    """``tm.whatif``: steps (measured, replayed with no change, unexplained), scenarios (name,
+    kind, rule, measured, simulated, delta; steps summed), scenario_steps (each scenario's steps,
+    by ``name``)."""
+
+    steps: pd.DataFrame
+    scenarios: pd.DataFrame
+    scenario_steps: pd.DataFrame
+    warnings: list[str]
+
+    @classmethod
+    def from_document(cls, document: JsonObject) -> WhatIfResult:
+        scenarios = [{k: v for k, v in s.items() if k != "steps"} for s in document["scenarios"]]
+        return cls(document=document, steps=_table(document, "steps"),
+                   scenarios=pd.DataFrame(scenarios),
+                   scenario_steps=_table(document, "scenarios[].steps", ("name",)),
+                   warnings=list(document["warnings"]))
+
+
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
 class CompareResult(Result):
     """``tm.compare``: sides (each input's totals), rows (one per op, shape, stack or category;
     ``sides``, ``ratio`` and ``children`` as lists in their cells), row_sides (each row's cell on

@@ -66,7 +66,29 @@ def test_findings_are_the_commands(args):
     assert_frame_is_rows(frame, [flat(f) for f in run.document["findings"]], "findings")
     assert_frame_is_rows(result.gain_bases, run.document["gain_bases"], "gain bases")
     assert result.total_gain_ns == run.document["total_gain_ns"]
-    assert list(frame["estimated_gain_ns"]) == sorted(frame["estimated_gain_ns"], reverse=True)
+    # Ranked by the simulated gain where a fix is simulated, else the estimated gain.
+    rank = frame["simulated_gain_ns"].fillna(frame["estimated_gain_ns"])
+    assert list(rank) == sorted(rank, reverse=True)
+    assert frame["simulated_gain_ns"].notna().any()
+    unsimulated = tm.findings(job, simulate=False, **options).rows
+    assert unsimulated["simulated_gain_ns"].isna().all()
+    assert sorted(unsimulated["rule"]) == sorted(frame["rule"])
+
+
+@pytest.mark.parametrize("paths", [[NCCL], [DLRM]], ids=["nccl", "dlrm"])
+def test_whatif_is_the_commands(paths):
+    run = cli("whatif", "--format", "json", "--quiet", "--speedup", "gemm=2",
+              "--remove-sync", "cudaDeviceSynchronize", "--no-host-gaps", *paths)
+    result = tm.whatif(tm.load_job(paths), speedup={"gemm": 2},
+                       remove_sync=["cudaDeviceSynchronize"], no_host_gaps=True)
+    assert result.schema == "tensormorph.whatif/1"
+    assert_frame_is_rows(result.steps, run.document["steps"], "whatif steps")
+    assert list(result.scenarios["name"]) == [s["name"] for s in run.document["scenarios"]]
+    assert list(result.scenarios["simulated_ns"]) == [
+        s["simulated_ns"] for s in run.document["scenarios"]]
+    assert len(result.scenario_steps) == sum(len(s["steps"]) for s in run.document["scenarios"])
+    with pytest.raises(ValueError):
+        tm.whatif(tm.load_job(paths), speedup={"gemm": 0})
 
 
 def test_memory_is_the_commands():

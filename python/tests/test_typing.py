@@ -137,7 +137,7 @@ def test_results_are_typed_dataclasses(tmp_path):
                    tm.occupancy(trace), tm.findings(trace), tm.memory(trace),
                    tm.collectives(trace), tm.critical_path(trace),
                    tm.predict(trace, devices="mi300x"), tm.diff(trace, trace),
-                   tm.compare([trace, trace])]
+                   tm.compare([trace, trace]), tm.whatif(trace)]
     kinds = {type(r) for r in results}
     assert kinds == {c for c in vars(tm).values()
                      if isinstance(c, type) and issubclass(c, tm.Result) and c is not tm.Result}

@@ -8,6 +8,7 @@
 #include "cli/common.h"
 #include "report/findings_report.h"
 #include "tensormorph/analysis/findings/findings.h"
+#include "tensormorph/analysis/whatif/whatif.h"
 
 namespace tensormorph {
 namespace {
@@ -17,6 +18,7 @@ struct FindingsCommandOptions {
   FindingsQuery query;
   double gap_us = FindingsQuery{}.min_gap_ns / 1000.0;  // the library's default
   std::vector<std::string> spec_files;
+  bool no_simulate = false;
 };
 
 }  // namespace
@@ -58,6 +60,9 @@ CommandRunner AddFindingsCommand(CLI::App* app) {
       ->check(CLI::Range(size_t{1}, size_t{1000}))
       ->capture_default_str();
   AddAsJobOption(command, &options->query.as_job);
+  command->add_flag("--no-simulate", options->no_simulate,
+                    "skip the simulation of each fix (tensormorph whatif): no simulated gains, "
+                    "findings ranked by their estimated gain");
   command->add_option("--device-spec", options->spec_files,
                       "JSON file adding or overriding device figures (docs/devices.md)");
   return [options]() {
@@ -71,7 +76,8 @@ CommandRunner AddFindingsCommand(CLI::App* app) {
     query.min_gap_ns = std::llround(options->gap_us * 1000.0);
     query.devices = &devices;
     query.concurrent = options->common.threads != 1;
-    const FindingsResult result = FindFindings(Pointers(linked), query);
+    FindingsResult result = FindFindings(Pointers(linked), query);
+    if (!options->no_simulate) SimulateFindings(Pointers(linked), query.as_job, &result);
     RenderFindings(std::cout, Pointers(traces), result, FormatOf(options->common));
     return kExitOk;
   };

@@ -70,6 +70,7 @@ void PrintTable(std::ostream& out, const FindingsResult& result) {
   table.AddColumn("#", A::kRight);
   table.AddColumn("Gain", A::kRight);
   table.AddColumn("%", A::kRight);
+  table.AddColumn("Simulated", A::kRight);
   table.AddColumn("Severity", A::kLeft);
   table.AddColumn("Rule", A::kLeft);
   table.AddColumn("Where", A::kLeft, 40);
@@ -77,12 +78,15 @@ void PrintTable(std::ostream& out, const FindingsResult& result) {
   for (size_t i = 0; i < result.findings.size(); ++i) {
     const Finding& f = result.findings[i];
     table.AddRow({std::to_string(i + 1), f.estimated_gain_ns > 0 ? dur(f.estimated_gain_ns) : "-",
-                  f.estimated_gain_ns > 0 ? fmt::format("{:.1f}", f.gain_percent) : "-", f.severity,
-                  f.rule, fmt::format("input {} {}", f.where.input, f.where.device), f.title});
+                  f.estimated_gain_ns > 0 ? fmt::format("{:.1f}", f.gain_percent) : "-",
+                  f.simulated_gain_ns ? dur(*f.simulated_gain_ns) : "-", f.severity, f.rule,
+                  fmt::format("input {} {}", f.where.input, f.where.device), f.title});
   }
   table.Print(out);
   out << fmt::format("\nTotal estimated gain {} (gains do not overlap; stragglers not added)\n",
                      dur(result.total_gain_ns));
+  out << "Simulated: what the fix gives back to the steps, replayed on the trace's dependencies "
+         "(tensormorph whatif); ranked by it where there is one\n";
   for (const GainBasis& b : result.bases) {
     out << fmt::format(
         "% of input {}: of {} {} ({}); a straggler's, of the other ranks' profiled "
@@ -102,6 +106,12 @@ void PrintTable(std::ostream& out, const FindingsResult& result) {
                          EvidenceText(item.figures, kNameWidth));
     }
     out << fmt::format("   fix: {}\n", f.fix);
+    if (f.simulated_step_ns && f.simulated_gain_ns) {
+      const int64_t before = *f.simulated_step_ns + *f.simulated_gain_ns;
+      out << fmt::format(
+          "   simulated: steps {} -> {} ({:.1f} %)\n", dur(before), dur(*f.simulated_step_ns),
+          before > 0 ? -100.0 * static_cast<double>(*f.simulated_gain_ns) / before : 0.0);
+    }
   }
 }
 
@@ -130,6 +140,8 @@ Json FindingJson(const Finding& f) {
           {"estimated_gain_ns", f.estimated_gain_ns},
           {"gain_percent", f.gain_percent},
           {"gain_basis", f.gain_basis},
+          {"simulated_step_ns", OrNull(f.simulated_step_ns)},
+          {"simulated_gain_ns", OrNull(f.simulated_gain_ns)},
           {"where", WhereJson(f.where)},
           {"evidence", EvidenceJson(f.evidence)},
           {"top", std::move(top)},
@@ -150,16 +162,18 @@ void RenderFindings(std::ostream& out, const std::vector<const Trace*>& traces,
                         {"findings", std::move(findings)}});
       },
       [&] {
-        WriteCsvRow(out,
-                    {"rank", "rule", "severity", "title", "estimated_gain_ns", "gain_percent",
-                     "gain_basis", "input", "device", "stream", "op", "kernel", "evidence", "fix"});
+        WriteCsvRow(out, {"rank", "rule", "severity", "title", "estimated_gain_ns", "gain_percent",
+                          "gain_basis", "input", "device", "stream", "op", "kernel", "evidence",
+                          "fix", "simulated_step_ns", "simulated_gain_ns"});
         for (size_t i = 0; i < result.findings.size(); ++i) {
           const Finding& f = result.findings[i];
           WriteCsvRow(out, {std::to_string(i + 1), f.rule, f.severity, f.title,
                             std::to_string(f.estimated_gain_ns), CsvNumber(f.gain_percent),
                             f.gain_basis, std::to_string(f.where.input), f.where.device,
                             f.where.stream ? std::to_string(*f.where.stream) : "", f.where.op,
-                            f.where.kernel, EvidenceText(f.evidence), f.fix});
+                            f.where.kernel, EvidenceText(f.evidence), f.fix,
+                            f.simulated_step_ns ? std::to_string(*f.simulated_step_ns) : "",
+                            f.simulated_gain_ns ? std::to_string(*f.simulated_gain_ns) : ""});
         }
       });
 }

@@ -56,6 +56,13 @@ void SlowCopies(const InputContext& ctx, const DeviceTimeline& d, std::vector<Fi
                         ctx.query->slow_copy_percent, f.where.kernel,
                         *slow.front().second->percent_of_peak);
   f.evidence = {{"attainable_percent", ctx.query->attainable_roof_percent}};
+  for (const auto& [copy_gain, c] : slow) {
+    if (copy_gain < c->duration_ns && d.device != kNoDevice) {
+      f.speedups.push_back(
+          {what(*c), "copy", d.device,
+           static_cast<double>(c->duration_ns) / static_cast<double>(c->duration_ns - copy_gain)});
+    }
+  }
   for (size_t i = 0; i < slow.size() && i < ctx.query->top_items; ++i) {
     const CopyBandwidth& c = *slow[i].second;
     f.top.push_back({what(c),

@@ -126,6 +126,13 @@ void AddRoofFinding(const InputContext& ctx, const char* rule, const std::string
   for (size_t i = 0; i < claimed.rows.size() && i < ctx.query->top_items; ++i) {
     f.top.push_back(RoofItem(*claimed.rows[i].second, claimed.rows[i].first));
   }
+  for (const auto& [gain, row] : claimed.rows) {
+    const uint32_t index = DeviceIndexOf(ctx.trace(), row->device);
+    if (index == kNoDevice || gain >= row->total_ns) continue;
+    f.speedups.push_back(
+        {row->name, row->source == "counters" ? "kernel" : "op", index,
+         static_cast<double>(row->total_ns) / static_cast<double>(row->total_ns - gain)});
+  }
   f.fix = fp32 && tf32 ? "Let FP32 matrix math use the tensor cores: "
                          "torch.backends.cuda.matmul.allow_tf32 = True and "
                          "torch.backends.cudnn.allow_tf32 = True (or "

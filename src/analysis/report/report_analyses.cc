@@ -3,6 +3,7 @@
 #include <future>
 #include <utility>
 
+#include "tensormorph/analysis/whatif/whatif.h"
 #include "tensormorph/devices/device_db.h"
 
 namespace tensormorph {
@@ -43,17 +44,20 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
         compare_query.devices = &devices;
         return CompareTraces(inputs, compare_query);
       });
+  // The Ranks section's analyses over the same layout the timeline's ranks read (DescribeJob).
+  // The collectives are analysed once: the timeline's ranks take their waits from them and the
+  // critical path crosses ranks at their last arrivals.
+  const JobLayout job = DescribeJob(TracesOf(inputs), query.timeline.as_job);
+  // The findings with each fix simulated (whatif.h), ranked as `findings` ranks them.
   std::future<FindingsResult> findings_task = std::async(policy, [&] {
     FindingsQuery findings_query;
     findings_query.devices = &devices;
     findings_query.straggler_threshold_percent = query.timeline.straggler_threshold_percent;
     findings_query.queue_limit = query.timeline.queue_limit;
-    return FindFindings(inputs, findings_query);
+    FindingsResult found = FindFindings(inputs, findings_query);
+    SimulateFindings(inputs, query.timeline.as_job, &found);
+    return found;
   });
-  // The Ranks section's analyses over the same layout the timeline's ranks read (DescribeJob).
-  // The collectives are analysed once: the timeline's ranks take their waits from them and the
-  // critical path crosses ranks at their last arrivals.
-  const JobLayout job = DescribeJob(TracesOf(inputs), query.timeline.as_job);
   std::shared_future<std::optional<CollectivesResult>> collectives_task =
       std::async(policy, [&]() -> std::optional<CollectivesResult> {
         if (!IsMultiRankJob(job)) return std::nullopt;

@@ -7,6 +7,7 @@
 
 #include "analysis/common/device_work.h"
 #include "tensormorph/analysis/compare/categories.h"
+#include "tensormorph/model/copy_kinds.h"
 
 namespace tensormorph::whatif {
 namespace {
@@ -71,6 +72,10 @@ int64_t MedianOf(const std::map<std::pair<size_t, uint32_t>, int64_t>& medians, 
   return it == medians.end() ? 0 : it->second;
 }
 
+bool Selected(const GraphRank& rank, int input) {
+  return input < 0 || rank.input == input;
+}
+
 bool IsBlockingCopyName(std::string_view name) {
   if (name.find("Async") != std::string_view::npos) return false;
   for (std::string_view prefix :
@@ -82,9 +87,10 @@ bool IsBlockingCopyName(std::string_view name) {
 
 // Every blocking call of the graph whose name `stop` accepts stops waiting.
 template <typename Predicate>
-GraphEdit StopWaiting(const StepGraph& graph, Predicate stop) {
+GraphEdit StopWaiting(const StepGraph& graph, int input, Predicate stop) {
   GraphEdit edit;
   for (size_t r = 0; r < graph.ranks.size(); ++r) {
+    if (!Selected(graph.ranks[r], input)) continue;
     const RankWork& work = *graph.ranks[r].work;
     const Trace& trace = work.trace();
     for (const auto& [track, calls] : work.BlockingCallsByTrack()) {
@@ -120,10 +126,11 @@ std::string_view ItemName(const Trace& trace, const PathItem& item) {
 
 }  // namespace
 
-GraphEdit GraphLaunchEdit(const StepGraph& graph) {
+GraphEdit GraphLaunchEdit(const StepGraph& graph, int input) {
   GraphEdit edit;
   const auto back_to_back = BackToBackDelays(graph);
   for (size_t r = 0; r < graph.ranks.size(); ++r) {
+    if (!Selected(graph.ranks[r], input)) continue;
     const GraphRank& rank = graph.ranks[r];
     const RankWork& work = *rank.work;
     const Trace& trace = work.trace();
@@ -158,10 +165,11 @@ GraphEdit GraphLaunchEdit(const StepGraph& graph) {
   return edit;
 }
 
-GraphEdit LaunchBoundEdit(const StepGraph& graph) {
+GraphEdit LaunchBoundEdit(const StepGraph& graph, int input) {
   GraphEdit edit;
   const auto back_to_back = BackToBackDelays(graph);
   for (size_t r = 0; r < graph.ranks.size(); ++r) {
+    if (!Selected(graph.ranks[r], input)) continue;
     const RankWork& work = *graph.ranks[r].work;
     const Trace& trace = work.trace();
     for (uint32_t i = 0; i < work.items().size(); ++i) {
@@ -175,18 +183,18 @@ GraphEdit LaunchBoundEdit(const StepGraph& graph) {
   return edit;
 }
 
-GraphEdit SynchronizationEdit(const StepGraph& graph) {
-  return StopWaiting(graph, [](std::string_view name) {
+GraphEdit SynchronizationEdit(const StepGraph& graph, int input) {
+  return StopWaiting(graph, input, [](std::string_view name) {
     return name.find("Synchronize") != std::string_view::npos;
   });
 }
 
-GraphEdit BlockingCopiesEdit(const StepGraph& graph) {
-  return StopWaiting(graph, IsBlockingCopyName);
+GraphEdit BlockingCopiesEdit(const StepGraph& graph, int input) {
+  return StopWaiting(graph, input, IsBlockingCopyName);
 }
 
 GraphEdit RemoveSyncEdit(const StepGraph& graph, const std::string& call_name) {
-  return StopWaiting(graph, [&call_name](std::string_view name) { return name == call_name; });
+  return StopWaiting(graph, -1, [&call_name](std::string_view name) { return name == call_name; });
 }
 
 GraphEdit SpeedupEdit(const StepGraph& graph, const WhatIfSpeedup& speedup) {
@@ -214,6 +222,42 @@ GraphEdit SpeedupEdit(const StepGraph& graph, const WhatIfSpeedup& speedup) {
         match = op != kNoRow && trace.str(trace.slices[op].name) == text;
       }
       if (match) edit.Scale(graph, graph.ItemStart(r, i) + 1, speedup.factor);
+    }
+  }
+  return edit;
+}
+
+GraphEdit WorkSpeedupEdit(const StepGraph& graph, int input,
+                          const std::vector<WorkSpeedup>& speedups) {
+  GraphEdit edit;
+  for (size_t r = 0; r < graph.ranks.size(); ++r) {
+    if (!Selected(graph.ranks[r], input)) continue;
+    const RankWork& work = *graph.ranks[r].work;
+    const LinkedTrace& linked = work.linked();
+    const Trace& trace = work.trace();
+    const std::vector<uint32_t>& parent = linked.links().slice_parent;
+    for (uint32_t i = 0; i < work.items().size(); ++i) {
+      const PathItem& item = work.items()[i];
+      double factor = 1;
+      if (item.kind == WorkKind::kKernel) {
+        const std::string_view kernel = trace.str(trace.kernels[item.row].name);
+        for (const WorkSpeedup& s : speedups) {
+          if (s.device != item.device) continue;
+          if (s.kind == "kernel" && s.name == kernel) factor = s.factor;
+          if (s.kind != "op") continue;
+          // The outermost op of the speedup's name around the kernel.
+          for (uint32_t op = linked.links().kernels[item.row].op; op != kNoRow; op = parent[op]) {
+            if (trace.str(trace.slices[op].name) == s.name) factor = s.factor;
+          }
+        }
+      } else if (item.kind == WorkKind::kMemcpy) {
+        const Transfer& copy = trace.transfers[item.row];
+        const std::string label = MemcpyKindLabel(copy.direction, copy.src_memory, copy.dst_memory);
+        for (const WorkSpeedup& s : speedups) {
+          if (s.kind == "copy" && s.device == item.device && s.name == label) factor = s.factor;
+        }
+      }
+      if (factor > 1) edit.Scale(graph, graph.ItemStart(r, i) + 1, factor);
     }
   }
   return edit;

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <functional>
 #include <map>
-#include <set>
 
 #include "analysis/whatif/edits.h"
 #include "analysis/whatif/replay.h"
@@ -197,8 +197,10 @@ std::vector<int64_t> UnexplainedPerStep(const StepGraph& graph,
   return out;
 }
 
+// A scenario and how to make its edit on one group's graph.
 struct Scenario {
-  std::string name, kind, rule, description;
+  WhatIfScenario out;  // its name, kind, rule, description, finding
+  std::function<GraphEdit(const StepGraph&)> edit;
 };
 
 // One group's graph with its no-change replay.
@@ -210,70 +212,147 @@ struct Group {
   int input = 0;
 };
 
-// The edit of scenario `name` on `graph` (whatif.h, edits.h).
-GraphEdit EditOf(const StepGraph& graph, const std::string& name, const WhatIfQuery& query) {
-  if (name == "host_launch_gaps" || name == "no host gaps") return whatif::GraphLaunchEdit(graph);
-  if (name == "launch_bound_kernels") return whatif::LaunchBoundEdit(graph);
-  if (name == "synchronization") return whatif::SynchronizationEdit(graph);
-  if (name == "blocking_copies") return whatif::BlockingCopiesEdit(graph);
-  if (name == "all findings") {
-    GraphEdit all;
-    for (const std::string& rule : WhatIfRules()) all.Merge(graph, EditOf(graph, rule, query));
-    return all;
+// The edit of a finding's fix on its input's ranks; none for a rule without one.
+std::function<GraphEdit(const StepGraph&)> FindingEdit(const Finding& f) {
+  const int input = f.where.input;
+  if (f.rule == "host_launch_gaps") {
+    return [input](const StepGraph& g) { return whatif::GraphLaunchEdit(g, input); };
   }
-  if (name.starts_with("remove sync ")) {
-    return whatif::RemoveSyncEdit(graph, name.substr(std::string("remove sync ").size()));
+  if (f.rule == "launch_bound_kernels") {
+    return [input](const StepGraph& g) { return whatif::LaunchBoundEdit(g, input); };
   }
-  GraphEdit all;  // the user's speedups: one, or all of them ("all speedups")
-  for (const WhatIfSpeedup& s : query.speedups) {
-    if (name == "all speedups" || name == fmt::format("{}={:g}", s.pattern, s.factor)) {
-      all.Merge(graph, whatif::SpeedupEdit(graph, s));
-    }
+  if (f.rule == "synchronization") {
+    return [input](const StepGraph& g) { return whatif::SynchronizationEdit(g, input); };
   }
-  return all;
+  if (f.rule == "blocking_copies") {
+    return [input](const StepGraph& g) { return whatif::BlockingCopiesEdit(g, input); };
+  }
+  if (!f.speedups.empty()) {
+    return [input, speedups = f.speedups](const StepGraph& g) {
+      return whatif::WorkSpeedupEdit(g, input, speedups);
+    };
+  }
+  return nullptr;
 }
 
-std::vector<Scenario> ScenariosOf(const WhatIfQuery& query) {
+const char* const kFixes[][2] = {
+    {"host_launch_gaps",
+     "its steps launched as graphs: each item released by its step's first launch, the host "
+     "time between the first and last launch gone"},
+    {"launch_bound_kernels", "kernels shorter than their launch call launched in a graph"},
+    {"synchronization", "no synchronising call waits for the device"},
+    {"blocking_copies", "blocking copies made asynchronous from pinned memory"},
+    {"below_roof", "its ops at the attainable fraction of their roof"},
+    {"fp32_matmul", "its FP32 matrix ops on the tensor-core roof"},
+    {"slow_copies", "its copies at the attainable share of their link's peak"},
+};
+
+std::vector<Scenario> ScenariosOf(const std::vector<const LinkedTrace*>& inputs,
+                                  const WhatIfQuery& query) {
   std::vector<Scenario> out;
   if (query.findings) {
-    const std::map<std::string, std::string> what = {
-        {"host_launch_gaps",
-         "each step's kernels launched as one graph: the host time between "
-         "its first and last launch goes"},
-        {"launch_bound_kernels", "kernels shorter than their launch call launched in a graph"},
-        {"synchronization", "no synchronising call waits for the device"},
-        {"blocking_copies", "blocking copies made asynchronous from pinned memory"}};
-    for (const std::string& rule : WhatIfRules()) {
-      out.push_back({rule, "finding", rule, what.at(rule)});
+    std::optional<FindingsResult> computed;
+    if (query.found == nullptr) computed = FindFindings(inputs, FindingsQuery{});
+    const FindingsResult& found = query.found != nullptr ? *query.found : *computed;
+    std::vector<std::function<GraphEdit(const StepGraph&)>> all;
+    for (size_t i = 0; i < found.findings.size(); ++i) {
+      const Finding& f = found.findings[i];
+      std::function<GraphEdit(const StepGraph&)> edit = FindingEdit(f);
+      if (!edit) continue;
+      Scenario& s = out.emplace_back();
+      s.out.name = f.rule;
+      if (inputs.size() > 1) s.out.name += fmt::format(" input {}", f.where.input);
+      if (!f.where.device.empty()) s.out.name += " " + f.where.device;
+      s.out.kind = "finding";
+      s.out.rule = f.rule;
+      s.out.finding = i;
+      for (const auto& [rule, what] : kFixes) {
+        if (f.rule == rule) s.out.description = what;
+      }
+      s.edit = edit;
+      all.push_back(std::move(edit));
     }
-    out.push_back({"all findings", "all", "", "every fix above at once"});
+    if (!all.empty()) {
+      Scenario& s = out.emplace_back();
+      s.out.name = "all findings";
+      s.out.kind = "all";
+      s.out.description = "every finding's fix above at once";
+      s.edit = [all](const StepGraph& g) {
+        GraphEdit merged;
+        for (const auto& edit : all) merged.Merge(g, edit(g));
+        return merged;
+      };
+    }
   }
+  auto user = [&out](std::string name, std::string description,
+                     std::function<GraphEdit(const StepGraph&)> edit) {
+    Scenario& s = out.emplace_back();
+    s.out.name = std::move(name);
+    s.out.kind = "user";
+    s.out.description = std::move(description);
+    s.edit = std::move(edit);
+  };
   if (query.no_host_gaps) {
-    out.push_back({"no host gaps", "user", "", "each step's kernels launched as one graph"});
+    user("no host gaps", "each step's kernels launched as one graph",
+         [](const StepGraph& g) { return whatif::GraphLaunchEdit(g, -1); });
   }
   for (const std::string& call : query.remove_syncs) {
-    out.push_back({"remove sync " + call, "user", "", call + " no longer waits for the device"});
+    user("remove sync " + call, call + " no longer waits for the device",
+         [call](const StepGraph& g) { return whatif::RemoveSyncEdit(g, call); });
   }
-  for (const WhatIfSpeedup& s : query.speedups) {
-    out.push_back({fmt::format("{}={:g}", s.pattern, s.factor), "user", "",
-                   fmt::format("{} {:g}x faster", s.pattern, s.factor)});
+  for (const WhatIfSpeedup& speedup : query.speedups) {
+    user(fmt::format("{}={:g}", speedup.pattern, speedup.factor),
+         fmt::format("{} {:g}x faster", speedup.pattern, speedup.factor),
+         [speedup](const StepGraph& g) { return whatif::SpeedupEdit(g, speedup); });
   }
   if (query.speedups.size() > 1) {
-    out.push_back({"all speedups", "user", "", "every --speedup at once"});
+    user("all speedups", "every --speedup at once", [&query](const StepGraph& g) {
+      GraphEdit merged;
+      for (const WhatIfSpeedup& speedup : query.speedups) {
+        merged.Merge(g, whatif::SpeedupEdit(g, speedup));
+      }
+      return merged;
+    });
   }
   return out;
 }
 
 }  // namespace
 
+void SimulateFindings(const std::vector<const LinkedTrace*>& inputs, bool as_job,
+                      FindingsResult* findings) {
+  WhatIfQuery query;
+  query.found = findings;
+  query.as_job = as_job;
+  const WhatIfResult whatif = SimulateWhatIf(inputs, DescribeJob(TracesOf(inputs), as_job), query);
+  AttachWhatIf(whatif, findings);
+}
+
 double WhatIfScenario::delta_percent() const {
   return measured_ns > 0 ? 100.0 * static_cast<double>(delta_ns()) / measured_ns : 0;
 }
 
 const std::vector<std::string>& WhatIfRules() {
-  static const std::vector<std::string> rules = {"host_launch_gaps", "launch_bound_kernels",
-                                                 "synchronization", "blocking_copies"};
+  static const std::vector<std::string> rules = [] {
+    std::vector<std::string> names;
+    for (const auto& [rule, what] : kFixes) names.emplace_back(rule);
+    return names;
+  }();
   return rules;
+}
+
+void AttachWhatIf(const WhatIfResult& whatif, FindingsResult* findings) {
+  for (const WhatIfScenario& s : whatif.scenarios) {
+    if (!s.finding || *s.finding >= findings->findings.size()) continue;
+    Finding& f = findings->findings[*s.finding];
+    f.simulated_step_ns = s.simulated_ns;
+    f.simulated_gain_ns = s.measured_ns - s.simulated_ns;
+  }
+  std::stable_sort(findings->findings.begin(), findings->findings.end(),
+                   [](const Finding& a, const Finding& b) {
+                     return a.simulated_gain_ns.value_or(a.estimated_gain_ns) >
+                            b.simulated_gain_ns.value_or(b.estimated_gain_ns);
+                   });
 }
 
 WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const JobLayout& job,
@@ -343,14 +422,10 @@ WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const
           who, g.graph.dropped_cycle_edges));
     }
   }
-  for (const Scenario& s : ScenariosOf(query)) {
-    WhatIfScenario& out = result.scenarios.emplace_back();
-    out.name = s.name;
-    out.kind = s.kind;
-    out.rule = s.rule;
-    out.description = s.description;
+  for (const Scenario& s : ScenariosOf(inputs, query)) {
+    WhatIfScenario& out = result.scenarios.emplace_back(s.out);
     for (const Group& g : groups) {
-      const GraphEdit edit = EditOf(g.graph, s.name, query);
+      const GraphEdit edit = s.edit(g.graph);
       out.changed_events += edit.changed;
       scratch = g.graph.time;
       const std::vector<int64_t> simulated =

@@ -10,11 +10,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "tensormorph/analysis/findings/findings.h"
 #include "tensormorph/analysis/job/critical_path.h"
 #include "tensormorph/import/importer.h"
 
@@ -117,13 +119,13 @@ TEST_P(WhatIfOnSharedTraces, Invariants) {
   // No scenario lengthens a step; together never longer than any one alone.
   const WhatIfScenario* all = Named(r, "all findings");
   const WhatIfScenario* speedups = Named(r, "all speedups");
-  ASSERT_NE(all, nullptr);
   ASSERT_NE(speedups, nullptr);
   for (const WhatIfScenario& s : r.scenarios) {
     ASSERT_EQ(s.steps.size(), r.steps.size()) << s.name;
     for (size_t k = 0; k < s.steps.size(); ++k) {
       EXPECT_LE(s.steps[k].simulated_ns, s.steps[k].measured_ns) << s.name << " step " << k;
       if (s.kind == "finding") {
+        ASSERT_NE(all, nullptr);
         EXPECT_LE(all->steps[k].simulated_ns, s.steps[k].simulated_ns) << s.name;
       }
       if (s.name == "gemm=2" || s.name == "kernel~=4") {
@@ -136,19 +138,51 @@ TEST_P(WhatIfOnSharedTraces, Invariants) {
 
 INSTANTIATE_TEST_SUITE_P(Kineto, WhatIfOnSharedTraces, ::testing::ValuesIn(kTraces));
 
-// Scenario names and the rules' list.
-TEST(WhatIf, ScenariosOfAQuery) {
-  const Loaded in = Load("/kineto/hta/nccl_2rank_rank0_a100.json.gz");
-  WhatIfQuery query;
-  query.findings = false;
-  query.speedups = {{"gemm", 2}};
-  const WhatIfResult r = SimulateWhatIf(Pointers(in.linked), in.job, query);
-  ASSERT_EQ(r.scenarios.size(), 1u);
-  EXPECT_EQ(r.scenarios[0].name, "gemm=2");
-  EXPECT_EQ(r.scenarios[0].kind, "user");
-  query.findings = true;
-  const WhatIfResult all = SimulateWhatIf(Pointers(in.linked), in.job, query);
-  EXPECT_EQ(all.scenarios.size(), WhatIfRules().size() + 2);  // + "all findings", the speedup
+// One scenario per finding whose rule the simulator fixes, "all findings" when there is one,
+// then the user's; AttachWhatIf gives those findings their simulated figures and ranks by them.
+TEST(WhatIf, ScenariosOfTheFindings) {
+  for (const std::string& relative : {std::string("/kineto/hta/nccl_2rank_rank0_a100.json.gz"),
+                                      std::string("/kineto/param_dlrm_8rank")}) {
+    const Loaded in = Load(relative);
+    FindingsResult found = FindFindings(Pointers(in.linked), FindingsQuery{});
+    const std::vector<std::string>& rules = WhatIfRules();
+    size_t simulated = 0;
+    for (const Finding& f : found.findings) {
+      if (std::find(rules.begin(), rules.end(), f.rule) != rules.end()) ++simulated;
+    }
+    ASSERT_GT(simulated, 0u) << relative;
+    WhatIfQuery query;
+    query.found = &found;
+    query.speedups = {{"gemm", 2}};
+    const WhatIfResult r = SimulateWhatIf(Pointers(in.linked), in.job, query);
+    ASSERT_EQ(r.scenarios.size(), simulated + 2) << relative;  // + "all findings", "gemm=2"
+    for (size_t i = 0; i < simulated; ++i) {
+      const WhatIfScenario& s = r.scenarios[i];
+      EXPECT_EQ(s.kind, "finding");
+      ASSERT_TRUE(s.finding.has_value());
+      EXPECT_EQ(s.rule, found.findings[*s.finding].rule);
+    }
+    EXPECT_EQ(r.scenarios[simulated].name, "all findings");
+    EXPECT_EQ(r.scenarios.back().name, "gemm=2");
+    EXPECT_EQ(r.scenarios.back().kind, "user");
+
+    AttachWhatIf(r, &found);
+    size_t with_figures = 0;
+    int64_t previous = INT64_MAX;
+    for (const Finding& f : found.findings) {
+      const bool fixed = std::find(rules.begin(), rules.end(), f.rule) != rules.end();
+      EXPECT_EQ(f.simulated_gain_ns.has_value(), fixed) << f.rule;
+      if (f.simulated_gain_ns) {
+        ++with_figures;
+        EXPECT_GE(*f.simulated_gain_ns, 0) << f.rule;
+        EXPECT_EQ(*f.simulated_step_ns + *f.simulated_gain_ns, r.scenarios.front().measured_ns);
+      }
+      const int64_t key = f.simulated_gain_ns.value_or(f.estimated_gain_ns);
+      EXPECT_LE(key, previous) << f.rule;
+      previous = key;
+    }
+    EXPECT_EQ(with_figures, simulated);
+  }
 }
 
 }  // namespace TM_UNITY_ID

@@ -64,6 +64,16 @@ struct FindingWhere {
   std::string op, kernel;
 };
 
+// Work a fix makes faster (below_roof, fp32_matmul, slow_copies): every row the finding claims,
+// not only its top items; `whatif` applies them to the trace's graph.
+struct WorkSpeedup {
+  std::string name;  // the op (kind "op": the outermost framework op of that name around the
+                     // kernels), the kernel ("kernel"), or the copy kind's label ("copy")
+  std::string kind;
+  uint32_t device = 0;  // Trace::devices index of the finding's input
+  double factor = 1;    // the work takes 1/factor of its measured time
+};
+
 struct Finding {
   std::string rule;      // host_launch_gaps, synchronization, blocking_copies, ...
   std::string severity;  // high (gain >= 10 % of the basis), medium (>= 2 %), low, info (no gain)
@@ -77,6 +87,10 @@ struct Finding {
   std::vector<Evidence> evidence;
   std::vector<FindingItem> top;
   std::string fix;
+  std::vector<WorkSpeedup> speedups;
+  // The fix simulated on the trace's own dependencies (whatif.h: AttachWhatIf): the steps'
+  // summed length after it, and what it gives back; absent where the rule's fix is not simulated.
+  std::optional<int64_t> simulated_step_ns, simulated_gain_ns;
 };
 
 // What one input's gain_percent values are shares of, stated once: the longer of its steps' summed

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "tensormorph/analysis/findings/findings.h"
 #include "tensormorph/analysis/job/job.h"
 #include "tensormorph/link/linked_trace.h"
 
@@ -38,9 +39,13 @@ struct WhatIfQuery {
   std::vector<std::string> remove_syncs;  // runtime calls by name (cudaDeviceSynchronize) that
                                           // no longer wait for the device
   bool no_host_gaps = false;              // the scenario "every step launched as one graph"
-  bool findings = true;                   // the scenarios of the findings rules, and "all"
-  bool as_job = false;                    // the inputs are one job whatever DescribeJob finds
-  bool align_clocks = true;               // false: each rank's own clock
+  // The scenarios of the findings (one per finding whose rule has a mechanical fix, WhatIfRules)
+  // and all of them as one; `found`: the findings of the same inputs when the caller has them
+  // (null: FindFindings with its defaults).
+  bool findings = true;
+  const FindingsResult* found = nullptr;
+  bool as_job = false;       // the inputs are one job whatever DescribeJob finds
+  bool align_clocks = true;  // false: each rank's own clock
 };
 
 struct WhatIfStep {
@@ -59,11 +64,12 @@ struct WhatIfScenarioStep {
 };
 
 struct WhatIfScenario {
-  std::string name;         // "host_launch_gaps", "gemm=2", "all findings", ...
-  std::string kind;         // "finding", "all" or "user"
-  std::string rule;         // the findings rule ("" for a user scenario)
-  std::string description;  // what was changed, in words
-  int64_t measured_ns = 0;  // summed over the steps
+  std::string name;               // "host_launch_gaps cuda:0", "gemm=2", "all findings", ...
+  std::string kind;               // "finding", "all" or "user"
+  std::string rule;               // the findings rule ("" for a user scenario)
+  std::optional<size_t> finding;  // its index in the findings (kind "finding")
+  std::string description;        // what was changed, in words
+  int64_t measured_ns = 0;        // summed over the steps
   int64_t simulated_ns = 0;
   int64_t delta_ns() const { return simulated_ns - measured_ns; }
   double delta_percent() const;
@@ -77,13 +83,23 @@ struct WhatIfResult {
   std::vector<std::string> warnings;
 };
 
-// The findings rules with a mechanical fix the simulator applies (host_launch_gaps,
-// launch_bound_kernels, synchronization, blocking_copies, below_roof, fp32_matmul, slow_copies,
-// stragglers); the others' fixes have no meaning as a graph edit.
+// The findings rules whose fix the simulator applies (host_launch_gaps, launch_bound_kernels,
+// synchronization, blocking_copies, below_roof, fp32_matmul, slow_copies); the others' findings
+// carry no simulated figures.
 const std::vector<std::string>& WhatIfRules();
 
 // Pure over the linked inputs; `job` is DescribeJob's layout of them (critical-path's).
 WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const JobLayout& job,
                             const WhatIfQuery& query);
+
+// Each simulated finding's simulated_step_ns and simulated_gain_ns from `whatif`'s scenarios
+// (run with `found` = `findings`), then the findings ranked by the simulated gain where there is
+// one, else the estimated gain (stable: ties keep the rules' order).
+void AttachWhatIf(const WhatIfResult& whatif, FindingsResult* findings);
+
+// `findings` of `inputs` with each fix simulated: SimulateWhatIf with found = findings (the
+// inputs' DescribeJob layout, `as_job` as findings had it), then AttachWhatIf.
+void SimulateFindings(const std::vector<const LinkedTrace*>& inputs, bool as_job,
+                      FindingsResult* findings);
 
 }  // namespace tensormorph

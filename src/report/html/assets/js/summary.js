@@ -58,7 +58,8 @@ export function renderSummary() {
       { key: 'gap_total_ns', label: 'Idle in gaps', num: true, fmt: fmtNs },
     ],
   });
-  // What to fix first: `tensormorph findings`' findings, ranked by estimated gain; the first
+  // What to fix first: `tensormorph findings`' findings, in its order (by simulated gain where a
+  // fix is simulated, else by estimated gain); the first
   // SHOWN_FINDINGS shown, the rest one click away (a job can have forty, and the Ranks section
   // is below them).
   c.append(el('h3', { text: s.one_job ? `Findings (estimated gain ${fmtNs(s.findings_total_gain_ns)} in all)`
@@ -70,8 +71,11 @@ export function renderSummary() {
     const where = [f.where.device, f.where.op, f.where.kernel && short(f.where.kernel)].filter(Boolean).join(' · ');
     const show = el('button', { type: 'button', class: 'tl-link', text: 'Show on the timeline',
       onclick: () => { TM.timeline.showFinding(f); document.getElementById('timeline').scrollIntoView(); } });
+    // The fix simulated on the trace's dependencies (tensormorph whatif): the steps before and after.
+    const simulated = f.simulated_step_ns === null ? []
+      : [el('span', { class: 'simulated', text: `steps ${fmtNs(f.simulated_step_ns + f.simulated_gain_ns)} → ${fmtNs(f.simulated_step_ns)} ` })];
     const li = el('li', { class: 'finding', 'data-rule': f.rule, 'data-gain-ns': String(f.estimated_gain_ns) },
-      el('b', { text: `${gain}: ` }), el('span', { text: `${f.title} ` }),
+      el('b', { text: `${gain}: ` }), ...simulated, el('span', { text: `${f.title} ` }),
       el('span', { class: 'muted', text: `[${f.rule}, ${f.severity}] ${where} ` }), show,
       el('div', { class: 'muted', text: `Fix: ${f.fix}` }));
     li.hidden = n >= SHOWN_FINDINGS;
