@@ -149,15 +149,33 @@ GraphEdit GraphLaunchEdit(const StepGraph& graph, int input) {
         it->second.second = std::max(it->second.second, graph.time[call + 1]);
       }
     }
-    // The host points inside each window, past its first: their host time goes.
+    // The host points inside a window of their thread, past its first: their host time goes.
+    // Each thread's windows by start, with the latest end among the first k (they may overlap).
     std::map<uint32_t, std::vector<std::pair<int64_t, int64_t>>> by_track;
     for (const auto& [key, window] : windows) by_track[key.second].push_back(window);
+    std::map<uint32_t, std::vector<int64_t>> latest_end;
+    for (auto& [track, list] : by_track) {
+      std::sort(list.begin(), list.end());
+      std::vector<int64_t>& ends = latest_end[track];
+      for (const auto& [from, to] : list)
+        ends.push_back(std::max(ends.empty() ? to : ends.back(), to));
+    }
     for (uint32_t c = 0; c < trace.api_calls.size(); ++c) {
       const auto it = by_track.find(trace.api_calls[c].track);
       if (it == by_track.end()) continue;
+      const std::vector<std::pair<int64_t, int64_t>>& list = it->second;
+      const std::vector<int64_t>& ends = latest_end[it->first];
       for (const uint32_t e : {graph.CallStart(r, c), graph.CallStart(r, c) + 1}) {
-        for (const auto& [from, to] : it->second) {
-          if (graph.time[e] > from && graph.time[e] <= to) edit.Flag(graph, e, kFreeHost);
+        const int64_t t = graph.time[e];
+        // The windows starting before t, latest first, while one of them may still hold t.
+        size_t k = static_cast<size_t>(
+            std::lower_bound(list.begin(), list.end(), std::pair<int64_t, int64_t>{t, INT64_MIN}) -
+            list.begin());
+        for (; k-- > 0 && ends[k] >= t;) {
+          if (t <= list[k].second) {
+            edit.Flag(graph, e, kFreeHost);
+            break;
+          }
         }
       }
     }

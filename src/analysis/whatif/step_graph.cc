@@ -8,11 +8,6 @@
 namespace tensormorph::whatif {
 namespace {
 
-struct PendingEdge {
-  uint32_t to = 0;
-  Edge edge;
-};
-
 // A point of a host thread's chain. At one time: the ends of calls that took time, then starts,
 // then the ends of zero-length calls (so that every call starts before it ends).
 struct HostPoint {
@@ -121,20 +116,24 @@ class GraphBuilder {
     // the order they were added).
     const size_t n = g_.events();
     g_.in_begin.assign(n + 1, 0);
-    for (const PendingEdge& p : pending_) ++g_.in_begin[p.to + 1];
+    for (const uint32_t to : pending_to_) ++g_.in_begin[to + 1];
     for (size_t e = 0; e < n; ++e) g_.in_begin[e + 1] += g_.in_begin[e];
     g_.edges.resize(pending_.size());
     std::vector<uint32_t> fill(g_.in_begin.begin(), g_.in_begin.end() - 1);
-    for (const PendingEdge& p : pending_) g_.edges[fill[p.to]++] = p.edge;
-    pending_.clear();
-    pending_.shrink_to_fit();
+    for (size_t k = 0; k < pending_.size(); ++k) g_.edges[fill[pending_to_[k]]++] = pending_[k];
+    pending_ = {};
+    pending_to_ = {};
     Delays();
     Order();
   }
 
  private:
   void Add(uint32_t to, uint32_t from, int64_t weight, EdgeKind kind) {
-    pending_.push_back({to, {from, weight, kind}});
+    Edge& edge = pending_.emplace_back();
+    edge.weight = weight;
+    edge.from = from;
+    edge.kind = kind;
+    pending_to_.push_back(to);
   }
 
   void AddHostChains(size_t rank) {
@@ -159,22 +158,21 @@ class GraphBuilder {
       points.push_back(
           {g_.time[start + 1], EndOrder(steps[s].end_ns - steps[s].start_ns), start + 1});
     }
-    // The device item each blocking call's end waited for.
-    std::map<uint32_t, uint32_t> waited_of_end;
+    // The end event of the device item each blocking call (by api_calls row) waited for.
+    std::vector<uint32_t> waited_of_call(trace.api_calls.size(), kNoRow);
     for (const auto& [track, calls] : work.BlockingCallsByTrack()) {
-      for (const BlockingCall& b : calls) {
-        waited_of_end.emplace(g_.CallStart(rank, b.call) + 1, g_.ItemStart(rank, b.waited) + 1);
-      }
+      for (const BlockingCall& b : calls) waited_of_call[b.call] = g_.ItemStart(rank, b.waited) + 1;
     }
     for (auto& [track, points] : by_track) {
       std::sort(points.begin(), points.end());
       for (size_t k = 0; k < points.size(); ++k) {
         const uint32_t e = points[k].event;
-        const auto waited = waited_of_end.find(e);
-        const int64_t back = waited != waited_of_end.end()
-                                 ? g_.time[e] - g_.time[waited->second]  // its return latency
-                                 : INT64_MAX;
-        if (waited != waited_of_end.end()) Add(e, waited->second, back, EdgeKind::kWait);
+        // A call's end event is odd, relative to the rank's first call event.
+        const bool call_end = e >= r.first_call && e < r.first_step && (e - r.first_call) % 2 == 1;
+        const uint32_t waited = call_end ? waited_of_call[(e - r.first_call) / 2] : kNoRow;
+        const int64_t back = waited != kNoRow ? g_.time[e] - g_.time[waited]  // its return latency
+                                              : INT64_MAX;
+        if (waited != kNoRow) Add(e, waited, back, EdgeKind::kWait);
         if (k == 0) continue;
         const int64_t gap = points[k].time - points[k - 1].time;
         Add(e, points[k - 1].event, std::min(gap, back), EdgeKind::kHost);
@@ -299,7 +297,8 @@ class GraphBuilder {
   }
 
   StepGraph& g_;
-  std::vector<PendingEdge> pending_;
+  std::vector<Edge> pending_;          // in the order added
+  std::vector<uint32_t> pending_to_;   // each one's target event
   std::vector<uint8_t> duration_set_;  // by event: item starts whose duration a collective set
 };
 

@@ -50,9 +50,10 @@ enum class EventKind : uint8_t { kCallStart, kCallEnd, kStepStart, kStepEnd, kIt
 // The weight of an edge dropped because it closed a cycle: the replay skips it.
 inline constexpr int64_t kDroppedWeight = INT64_MIN;
 
+// 16 bytes: a 1 GB trace has tens of millions.
 struct Edge {
-  uint32_t from = 0;
   int64_t weight = 0;
+  uint32_t from = 0;
   EdgeKind kind = EdgeKind::kHost;
 };
 

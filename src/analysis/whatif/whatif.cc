@@ -198,10 +198,16 @@ std::vector<int64_t> UnexplainedPerStep(const StepGraph& graph,
 }
 
 // A scenario and how to make its edit on one group's graph.
+// A scenario and how to make its edit on one group's graph. A scenario that joins others
+// ("all findings", "all speedups") has no edit of its own: it is the merge of the edits of the
+// scenarios before it that name it in `joins`, made once each.
 struct Scenario {
   WhatIfScenario out;  // its name, kind, rule, description, finding
   std::function<GraphEdit(const StepGraph&)> edit;
+  int joins = -1;        // the joined scenario this one's edit goes into (its accumulator)
+  int accumulator = -1;  // for a joined scenario: the accumulator it replays
 };
+constexpr int kAllFindings = 0, kAllSpeedups = 1;
 
 // One group's graph with its no-change replay.
 struct Group {
@@ -254,7 +260,7 @@ std::vector<Scenario> ScenariosOf(const std::vector<const LinkedTrace*>& inputs,
     std::optional<FindingsResult> computed;
     if (query.found == nullptr) computed = FindFindings(inputs, FindingsQuery{});
     const FindingsResult& found = query.found != nullptr ? *query.found : *computed;
-    std::vector<std::function<GraphEdit(const StepGraph&)>> all;
+    bool any = false;
     for (size_t i = 0; i < found.findings.size(); ++i) {
       const Finding& f = found.findings[i];
       std::function<GraphEdit(const StepGraph&)> edit = FindingEdit(f);
@@ -269,28 +275,26 @@ std::vector<Scenario> ScenariosOf(const std::vector<const LinkedTrace*>& inputs,
       for (const auto& [rule, what] : kFixes) {
         if (f.rule == rule) s.out.description = what;
       }
-      s.edit = edit;
-      all.push_back(std::move(edit));
+      s.edit = std::move(edit);
+      s.joins = kAllFindings;
+      any = true;
     }
-    if (!all.empty()) {
+    if (any) {
       Scenario& s = out.emplace_back();
       s.out.name = "all findings";
       s.out.kind = "all";
       s.out.description = "every finding's fix above at once";
-      s.edit = [all](const StepGraph& g) {
-        GraphEdit merged;
-        for (const auto& edit : all) merged.Merge(g, edit(g));
-        return merged;
-      };
+      s.accumulator = kAllFindings;
     }
   }
   auto user = [&out](std::string name, std::string description,
-                     std::function<GraphEdit(const StepGraph&)> edit) {
+                     std::function<GraphEdit(const StepGraph&)> edit) -> Scenario& {
     Scenario& s = out.emplace_back();
     s.out.name = std::move(name);
     s.out.kind = "user";
     s.out.description = std::move(description);
     s.edit = std::move(edit);
+    return s;
   };
   if (query.no_host_gaps) {
     user("no host gaps", "each step's kernels launched as one graph",
@@ -303,16 +307,11 @@ std::vector<Scenario> ScenariosOf(const std::vector<const LinkedTrace*>& inputs,
   for (const WhatIfSpeedup& speedup : query.speedups) {
     user(fmt::format("{}={:g}", speedup.pattern, speedup.factor),
          fmt::format("{} {:g}x faster", speedup.pattern, speedup.factor),
-         [speedup](const StepGraph& g) { return whatif::SpeedupEdit(g, speedup); });
+         [speedup](const StepGraph& g) { return whatif::SpeedupEdit(g, speedup); })
+        .joins = kAllSpeedups;
   }
   if (query.speedups.size() > 1) {
-    user("all speedups", "every --speedup at once", [&query](const StepGraph& g) {
-      GraphEdit merged;
-      for (const WhatIfSpeedup& speedup : query.speedups) {
-        merged.Merge(g, whatif::SpeedupEdit(g, speedup));
-      }
-      return merged;
-    });
+    user("all speedups", "every --speedup at once", nullptr).accumulator = kAllSpeedups;
   }
   return out;
 }
@@ -362,9 +361,10 @@ WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const
   std::vector<Group> groups;
   std::optional<CollectivesResult> collectives;
   if (job.is_job) {
+    // One rank of a job alone: no collective can be matched, its clock is its own.
     CollectiveOptions options;
     options.align_clocks = query.align_clocks;
-    collectives = AnalyzeCollectives(inputs, job, options);
+    if (job.ranks.size() >= 2) collectives = AnalyzeCollectives(inputs, job, options);
     Group& g = groups.emplace_back();
     g.works.reserve(job.ranks.size());
     std::vector<whatif::GraphRank> ranks;
@@ -373,11 +373,12 @@ WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const
       whatif::GraphRank& rank = ranks.emplace_back();
       rank.input = job.ranks[r].input;
       rank.label = job.ranks[r].rank;
-      rank.offset_ns = collectives->clocks[r].offset_ns;
+      rank.offset_ns = collectives ? collectives->clocks[r].offset_ns : 0;
     }
     for (size_t r = 0; r < ranks.size(); ++r) ranks[r].work = &g.works[r];
     g.input = job.ranks.front().input;
-    g.graph = whatif::BuildStepGraph(std::move(ranks), &collectives->collectives);
+    g.graph =
+        whatif::BuildStepGraph(std::move(ranks), collectives ? &collectives->collectives : nullptr);
   } else {
     groups.resize(inputs.size());
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -422,10 +423,16 @@ WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const
           who, g.graph.dropped_cycle_edges));
     }
   }
-  for (const Scenario& s : ScenariosOf(inputs, query)) {
-    WhatIfScenario& out = result.scenarios.emplace_back(s.out);
-    for (const Group& g : groups) {
-      const GraphEdit edit = s.edit(g.graph);
+  const std::vector<Scenario> scenarios = ScenariosOf(inputs, query);
+  for (const Scenario& s : scenarios) result.scenarios.push_back(s.out);
+  for (const Group& g : groups) {
+    GraphEdit joined[2];  // kAllFindings, kAllSpeedups
+    for (size_t i = 0; i < scenarios.size(); ++i) {
+      const Scenario& s = scenarios[i];
+      WhatIfScenario& out = result.scenarios[i];
+      const GraphEdit edit =
+          s.accumulator >= 0 ? std::move(joined[s.accumulator]) : s.edit(g.graph);
+      if (s.joins >= 0) joined[s.joins].Merge(g.graph, edit);
       out.changed_events += edit.changed;
       scratch = g.graph.time;
       const std::vector<int64_t> simulated =
