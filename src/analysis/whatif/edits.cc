@@ -211,6 +211,47 @@ GraphEdit BlockingCopiesEdit(const StepGraph& graph, int input) {
   return StopWaiting(graph, input, IsBlockingCopyName);
 }
 
+GraphEdit ExposedCommunicationEdit(const StepGraph& graph, int input) {
+  GraphEdit edit;
+  for (size_t r = 0; r < graph.ranks.size(); ++r) {
+    if (!Selected(graph.ranks[r], input)) continue;
+    const std::vector<PathItem>& items = graph.ranks[r].work->items();
+    for (uint32_t i = 0; i < items.size(); ++i) {
+      if (items[i].collective) continue;
+      const uint32_t start = graph.ItemStart(r, i);
+      for (uint32_t k = graph.in_begin[start]; k < graph.in_begin[start + 1]; ++k) {
+        const Edge& edge = graph.edges[k];
+        if ((edge.kind == EdgeKind::kStream || edge.kind == EdgeKind::kOther) &&
+            graph.collective[edge.from] != 0) {
+          edit.Flag(graph, start, kNoCommWait);
+          break;
+        }
+      }
+    }
+  }
+  return edit;
+}
+
+GraphEdit StragglerEdit(const StepGraph& graph, int input) {
+  GraphEdit edit;
+  for (size_t r = 0; r < graph.ranks.size(); ++r) {
+    if (!Selected(graph.ranks[r], input)) continue;
+    const std::vector<PathItem>& items = graph.ranks[r].work->items();
+    for (uint32_t i = 0; i < items.size(); ++i) {
+      if (!items[i].collective) continue;
+      const uint32_t end = graph.ItemStart(r, i) + 1;
+      bool matched = false;  // the others' arrivals release its end
+      for (uint32_t k = graph.in_begin[end]; k < graph.in_begin[end + 1]; ++k) {
+        matched = matched || graph.edges[k].kind == EdgeKind::kArrival;
+      }
+      if (!matched) continue;
+      edit.Flag(graph, end - 1, kLateStart);
+      edit.Flag(graph, end, kOnTime);
+    }
+  }
+  return edit;
+}
+
 GraphEdit RemoveSyncEdit(const StepGraph& graph, const std::string& call_name) {
   return StopWaiting(graph, -1, [&call_name](std::string_view name) { return name == call_name; });
 }

@@ -31,6 +31,16 @@ GraphEdit SynchronizationEdit(const StepGraph& graph, int input);
 // is made asynchronous from pinned memory and the host goes on.
 GraphEdit BlockingCopiesEdit(const StepGraph& graph, int input);
 
+// exposed_communication: the computation overlaps the communication: no non-collective item
+// waits for a collective kernel before it on its stream or another stream (blocking calls still
+// wait for them: the host needs their results).
+GraphEdit ExposedCommunicationEdit(const StepGraph& graph, int input);
+
+// stragglers: the late rank arrives with the others. No other rank's collective kernel waits for
+// its arrival, and its own matched collective kernels end when the others' arrivals and the
+// transfer allow (its own late arrival no longer counts).
+GraphEdit StragglerEdit(const StepGraph& graph, int input);
+
 // --remove-sync NAME: the blocking calls named NAME stop waiting.
 GraphEdit RemoveSyncEdit(const StepGraph& graph, const std::string& call_name);
 

@@ -66,10 +66,17 @@ void ReplayEvents(const StepGraph& graph, const GraphEdit& edit,
           break;
         case EdgeKind::kDuration:
         case EdgeKind::kArrival:
+          // A late rank on time: its own arrival releases nothing, the others' do.
+          if (edge.kind == EdgeKind::kDuration && (flags & kOnTime) != 0) continue;
+          if (edge.kind == EdgeKind::kArrival && has_flags &&
+              (edit.flags[edge.from] & kLateStart) != 0) {
+            continue;
+          }
           if (scale != 1.0) weight = std::llround(static_cast<double>(weight) / scale);
           break;
         case EdgeKind::kStream:
         case EdgeKind::kOther:
+          if ((flags & kNoCommWait) != 0 && graph.collective[edge.from] != 0) continue;
           break;
       }
       base = std::max(base, t[edge.from] + weight);

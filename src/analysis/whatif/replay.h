@@ -19,6 +19,9 @@ enum EventEditFlag : uint8_t {
   kNoWait = 1,       // a blocking call's end: its wait edge is dropped (the host goes on)
   kGraphLaunch = 2,  // an item's start: released by its step's graph edge, not its launch call
   kFreeHost = 4,     // a host point: the host time before it is 0 (that host code no longer runs)
+  kNoCommWait = 8,   // an item's start: no stream or other-stream edge from a collective's end
+  kLateStart = 16,   // a collective kernel's start: the other ranks' ends no longer wait for it
+  kOnTime = 32,      // a matched collective kernel's end: released by the others' arrivals alone
 };
 
 struct GraphEdit {

@@ -40,6 +40,7 @@ class GraphBuilder {
     }
     g_.time.assign(next, 0);
     g_.kind.assign(next, EventKind::kCallStart);
+    g_.collective.assign(next, 0);
     duration_set_.assign(next, 0);
   }
 
@@ -54,6 +55,7 @@ class GraphBuilder {
       g_.time[start + 1] = items[i].end_ns - r.offset_ns;
       g_.kind[start] = EventKind::kItemStart;
       g_.kind[start + 1] = EventKind::kItemEnd;
+      g_.collective[start] = g_.collective[start + 1] = items[i].collective ? 1 : 0;
     }
     for (uint32_t c = 0; c < trace.api_calls.size(); ++c) {
       const ApiCall& call = trace.api_calls[c];

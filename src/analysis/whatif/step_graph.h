@@ -72,10 +72,11 @@ struct GraphRank {
 
 struct StepGraph {
   std::vector<GraphRank> ranks;
-  std::vector<int64_t> time;       // measured, per event
-  std::vector<int64_t> delay;      // per event (see above)
-  std::vector<EventKind> kind;     // per event
-  std::vector<uint32_t> in_begin;  // edges into event e: edges[in_begin[e], in_begin[e + 1])
+  std::vector<int64_t> time;        // measured, per event
+  std::vector<int64_t> delay;       // per event (see above)
+  std::vector<EventKind> kind;      // per event
+  std::vector<uint8_t> collective;  // per event: 1 for a collective kernel's start and end
+  std::vector<uint32_t> in_begin;   // edges into event e: edges[in_begin[e], in_begin[e + 1])
   std::vector<Edge> edges;
   std::vector<uint32_t> order;  // topological
   size_t contradictions = 0;    // edges the measured times contradict

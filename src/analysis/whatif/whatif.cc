@@ -233,6 +233,12 @@ std::function<GraphEdit(const StepGraph&)> FindingEdit(const Finding& f) {
   if (f.rule == "blocking_copies") {
     return [input](const StepGraph& g) { return whatif::BlockingCopiesEdit(g, input); };
   }
+  if (f.rule == "exposed_communication") {
+    return [input](const StepGraph& g) { return whatif::ExposedCommunicationEdit(g, input); };
+  }
+  if (f.rule == "stragglers") {
+    return [input](const StepGraph& g) { return whatif::StragglerEdit(g, input); };
+  }
   if (!f.speedups.empty()) {
     return [input, speedups = f.speedups](const StepGraph& g) {
       return whatif::WorkSpeedupEdit(g, input, speedups);
@@ -251,6 +257,9 @@ const char* const kFixes[][2] = {
     {"below_roof", "its ops at the attainable fraction of their roof"},
     {"fp32_matmul", "its FP32 matrix ops on the tensor-core roof"},
     {"slow_copies", "its copies at the attainable share of their link's peak"},
+    {"exposed_communication",
+     "the computation overlaps the communication: no kernel waits for a collective before it"},
+    {"stragglers", "the late rank arrives with the others: no rank waits for it"},
 };
 
 std::vector<Scenario> ScenariosOf(const std::vector<const LinkedTrace*>& inputs,

@@ -84,8 +84,8 @@ struct WhatIfResult {
 };
 
 // The findings rules whose fix the simulator applies (host_launch_gaps, launch_bound_kernels,
-// synchronization, blocking_copies, below_roof, fp32_matmul, slow_copies); the others' findings
-// carry no simulated figures.
+// synchronization, blocking_copies, below_roof, fp32_matmul, slow_copies, exposed_communication,
+// stragglers); the others' findings carry no simulated figures.
 const std::vector<std::string>& WhatIfRules();
 
 // Pure over the linked inputs; `job` is DescribeJob's layout of them (critical-path's).
