@@ -89,7 +89,7 @@ fi
 report_html=$out/report_${mb}mb.html
 # `compare` reads two traces (the same one twice): it is measured against `kernels` on both.
 command_labels=(kernels info ops timeline findings roofline occupancy memory "baseline save" report
-  predict "kernels (2 inputs)" compare)
+  predict whatif "kernels (2 inputs)" compare)
 command_args() {
   case $1 in
     "kernels (2 inputs)") args=(kernels --quiet --format json "$trace" "$trace") ;;
@@ -124,7 +124,7 @@ done
   echo "### every command against \`kernels\` on \`$name\` ($(date -u +%F))"
   echo
   echo "- best wall time of $runs interleaved rounds (one run of each command per round); JSON output to /dev/null"
-  echo "- target: time / kernels at most 1.25 (\`compare\` of the trace with itself: against \`kernels\` of both)"
+  echo "- target: time / kernels at most 1.25 (\`compare\` of the trace with itself: against \`kernels\` of both; \`whatif\`: 2)"
   echo
   echo "| command | wall s | user s | peak RSS MiB | time / kernels |"
   echo "|---|---:|---:|---:|---:|"

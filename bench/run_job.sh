@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The job benchmark (`make bench`, after bench/run.sh): eight ranks of about TM_BENCH_JOB_MB each,
-# made from the eight real ranks of PARAM's DLRM job, through `collectives` and `critical-path`,
-# against `kernels` loading the same eight files. Wall time and peak RSS, best of TM_BENCH_RUNS
+# made from the eight real ranks of PARAM's DLRM job, through `collectives`, `critical-path` and
+# `whatif` (target: 2.5x), against `kernels` loading the same eight files. Wall time and peak RSS, best of TM_BENCH_RUNS
 # interleaved rounds; the table goes to bench/out/job_results.md. The ranks are made by
 # bench/job_traces.sh.
 #
@@ -31,12 +31,12 @@ bytes=$(cat "${traces[@]}" | wc -c)  # also brings them into the page cache
 
 # shellcheck source=bench/measure_runs.sh
 source "$(dirname "$0")/measure_runs.sh"
-labels=(kernels collectives critical-path)
+labels=(kernels collectives critical-path whatif)
 command_args() { args=("$tm" "$1" --quiet --format json "${traces[@]}"); }
 measure_rounds "${labels[@]}"
 {
   echo
-  echo "### one job: 8 ranks, \`collectives\` and \`critical-path\` against \`kernels\` ($(date -u +%F))"
+  echo "### one job: 8 ranks, \`collectives\`, \`critical-path\` and \`whatif\` against \`kernels\` ($(date -u +%F))"
   echo
   echo "- inputs: the 8 DLRM ranks, each repeated $reps times (period $period_ms ms, steps renumbered):" \
     "$(calc %.1f "$bytes / 1e6") MB in all"

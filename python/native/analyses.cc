@@ -152,8 +152,7 @@ std::string OccupancyJson(const Traces& traces, const KernelOccupancyQuery& quer
 }
 
 std::string FindingsJson(const Traces& traces, const FindingsQuery& query, bool simulate) {
-  FindingsResult result = FindFindings(LinkedOf(traces), query);
-  if (simulate) SimulateFindings(LinkedOf(traces), query.as_job, &result);
+  const FindingsResult result = FindSimulatedFindings(LinkedOf(traces), query, simulate);
   std::ostringstream out;
   RenderFindings(out, TracesOf(traces), result, OutputFormat::kJson);
   return std::move(out).str();

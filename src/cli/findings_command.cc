@@ -76,8 +76,8 @@ CommandRunner AddFindingsCommand(CLI::App* app) {
     query.min_gap_ns = std::llround(options->gap_us * 1000.0);
     query.devices = &devices;
     query.concurrent = options->common.threads != 1;
-    FindingsResult result = FindFindings(Pointers(linked), query);
-    if (!options->no_simulate) SimulateFindings(Pointers(linked), query.as_job, &result);
+    const FindingsResult result =
+        FindSimulatedFindings(Pointers(linked), query, !options->no_simulate);
     RenderFindings(std::cout, Pointers(traces), result, FormatOf(options->common));
     return kExitOk;
   };

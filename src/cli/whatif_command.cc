@@ -81,6 +81,7 @@ CommandRunner AddWhatIfCommand(CLI::App* app) {
     query.findings = !options->no_findings;
     query.as_job = options->job.as_job;
     query.align_clocks = !options->job.no_clock_align;
+    query.concurrent = options->common.threads != 1;
     std::vector<Trace> traces;
     if (int rc = LoadInputs(options->common, &traces); rc != kExitOk) return rc;
     PrintWarnings(traces);

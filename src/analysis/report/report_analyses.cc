@@ -48,21 +48,25 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
   // The collectives are analysed once: the timeline's ranks take their waits from them and the
   // critical path crosses ranks at their last arrivals.
   const JobLayout job = DescribeJob(TracesOf(inputs), query.timeline.as_job);
-  // The findings with each fix simulated (whatif.h), ranked as `findings` ranks them.
-  std::future<FindingsResult> findings_task = std::async(policy, [&] {
-    FindingsQuery findings_query;
-    findings_query.devices = &devices;
-    findings_query.straggler_threshold_percent = query.timeline.straggler_threshold_percent;
-    findings_query.queue_limit = query.timeline.queue_limit;
-    FindingsResult found = FindFindings(inputs, findings_query);
-    SimulateFindings(inputs, query.timeline.as_job, &found);
-    return found;
-  });
   std::shared_future<std::optional<CollectivesResult>> collectives_task =
       std::async(policy, [&]() -> std::optional<CollectivesResult> {
         if (!IsMultiRankJob(job)) return std::nullopt;
         return AnalyzeCollectives(inputs, job, CollectiveOptions{});
       }).share();
+  // The findings with each fix simulated (whatif.h), ranked as `findings` ranks them; both read
+  // the same collectives.
+  std::future<FindingsResult> findings_task = std::async(policy, [&, collectives_task] {
+    const std::optional<CollectivesResult>& collectives = collectives_task.get();
+    FindingsQuery findings_query;
+    findings_query.devices = &devices;
+    findings_query.straggler_threshold_percent = query.timeline.straggler_threshold_percent;
+    findings_query.queue_limit = query.timeline.queue_limit;
+    findings_query.as_job = query.timeline.as_job;
+    findings_query.collectives = collectives ? &*collectives : nullptr;
+    FindingsResult found = FindFindings(inputs, findings_query);
+    SimulateFindings(inputs, query.timeline.as_job, &found, findings_query.collectives);
+    return found;
+  });
   std::future<TimelineResult> timeline_task = std::async(policy, [&, collectives_task] {
     const std::optional<CollectivesResult>& collectives = collectives_task.get();
     return AnalyzeTimeline(inputs, query.timeline, collectives ? &*collectives : nullptr);

@@ -1,6 +1,6 @@
 // The scenarios of `whatif` as edits of one StepGraph (docs/whatif.md "Fixes as edits"). Each
 // function returns the edit of one fix over the ranks of input `input` (-1: every rank of the
-// graph); an edit that finds nothing to change is empty (GraphEdit::changed == 0).
+// graph); an edit that finds nothing to change is empty (GraphEdit::empty).
 #pragma once
 
 #include <string>

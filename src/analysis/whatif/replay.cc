@@ -8,25 +8,37 @@ namespace tensormorph::whatif {
 void GraphEdit::Flag(const StepGraph& graph, uint32_t event, uint8_t flag) {
   if (flags.empty()) flags.assign(graph.events(), 0);
   if ((flags[event] & flag) == flag) return;
-  if (flags[event] == 0) ++changed;
+  touched_ = true;
   flags[event] |= flag;
 }
 
 void GraphEdit::Scale(const StepGraph& graph, uint32_t end_event, double factor) {
   if (factor == 1) return;
   if (scale.empty()) scale.assign(graph.events(), 1.0);
-  if (scale[end_event] == 1.0) ++changed;
+  touched_ = true;
   scale[end_event] *= factor;
 }
 
 void GraphEdit::CapDelay(const StepGraph& graph, uint32_t event, int64_t delay_ns) {
   if (delay.empty()) delay = graph.delay;
   if (delay_ns >= delay[event]) return;
-  ++changed;
+  touched_ = true;
   delay[event] = delay_ns;
 }
 
+size_t GraphEdit::Changed(const StepGraph& graph) const {
+  size_t count = 0;
+  for (uint32_t e = 0; e < graph.events(); ++e) {
+    const bool flagged = !flags.empty() && flags[e] != 0;
+    const bool scaled = !scale.empty() && scale[e] != 1.0;
+    const bool delayed = !delay.empty() && delay[e] != graph.delay[e];
+    if (flagged || scaled || delayed) ++count;
+  }
+  return count;
+}
+
 void GraphEdit::Merge(const StepGraph& graph, const GraphEdit& other) {
+  if (other.empty()) return;
   for (uint32_t e = 0; e < other.flags.size(); ++e) {
     if (other.flags[e] != 0) Flag(graph, e, other.flags[e]);
   }

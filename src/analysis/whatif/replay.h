@@ -30,14 +30,18 @@ struct GraphEdit {
   std::vector<uint8_t> flags;
   std::vector<double> scale;
   std::vector<int64_t> delay;
-  size_t changed = 0;  // events the edit touches
-
-  bool empty() const { return changed == 0; }
+  bool empty() const { return !touched_; }
+  // The events whose flags, speedup or delay the edit changed (the same in whatever order edits
+  // were merged).
+  size_t Changed(const StepGraph& graph) const;
   void Flag(const StepGraph& graph, uint32_t event, uint8_t flag);
   void Scale(const StepGraph& graph, uint32_t end_event, double factor);
   void CapDelay(const StepGraph& graph, uint32_t event, int64_t delay_ns);
   // This edit and `other` together: flags joined, speedups multiplied, the shorter delay.
   void Merge(const StepGraph& graph, const GraphEdit& other);
+
+ private:
+  bool touched_ = false;
 };
 
 // The times of `events` (a subsequence of graph.order) under `edit`, written into `times`, which

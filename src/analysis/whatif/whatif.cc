@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <functional>
+#include <future>
 #include <map>
+#include <thread>
 
 #include "analysis/whatif/edits.h"
 #include "analysis/whatif/replay.h"
@@ -263,11 +266,17 @@ const char* const kFixes[][2] = {
 };
 
 std::vector<Scenario> ScenariosOf(const std::vector<const LinkedTrace*>& inputs,
-                                  const WhatIfQuery& query) {
+                                  const WhatIfQuery& query, const CollectivesResult* collectives) {
   std::vector<Scenario> out;
   if (query.findings) {
     std::optional<FindingsResult> computed;
-    if (query.found == nullptr) computed = FindFindings(inputs, FindingsQuery{});
+    if (query.found == nullptr) {
+      FindingsQuery findings_query;
+      findings_query.as_job = query.as_job;
+      // The timeline's ranks read the collectives with aligned clocks.
+      if (query.align_clocks) findings_query.collectives = collectives;
+      computed = FindFindings(inputs, findings_query);
+    }
     const FindingsResult& found = query.found != nullptr ? *query.found : *computed;
     bool any = false;
     for (size_t i = 0; i < found.findings.size(); ++i) {
@@ -325,15 +334,83 @@ std::vector<Scenario> ScenariosOf(const std::vector<const LinkedTrace*>& inputs,
   return out;
 }
 
+// One scenario on one group: the events its edit touched and its windows' lengths.
+struct ScenarioRun {
+  size_t changed = 0;
+  std::vector<int64_t> lengths;
+};
+
+ScenarioRun RunOne(const Group& g, const GraphEdit& edit) {
+  ScenarioRun run;
+  run.changed = edit.empty() ? 0 : edit.Changed(g.graph);
+  if (edit.empty()) {
+    run.lengths = g.replayed;
+  } else {
+    std::vector<int64_t> scratch = g.graph.time;
+    run.lengths = ReplayWindows(g.graph, g.windows, edit, &scratch);
+  }
+  return run;
+}
+
+// Every scenario on group `g`: the ones with their own edit split over the workers (each worker
+// merging the edits it made into its own joined edits), then the joined scenarios from the
+// workers' joined edits merged. The result is the same on any number of workers.
+std::vector<ScenarioRun> RunScenarios(const Group& g, const std::vector<Scenario>& scenarios,
+                                      bool concurrent) {
+  std::vector<ScenarioRun> runs(scenarios.size());
+  const size_t workers =
+      concurrent ? std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8) : 1;
+  auto work = [&](size_t first) {
+    std::array<GraphEdit, 2> joined;  // kAllFindings, kAllSpeedups
+    for (size_t i = first; i < scenarios.size(); i += workers) {
+      const Scenario& s = scenarios[i];
+      if (s.accumulator >= 0) continue;
+      const GraphEdit edit = s.edit(g.graph);
+      if (s.joins >= 0) joined[static_cast<size_t>(s.joins)].Merge(g.graph, edit);
+      runs[i] = RunOne(g, edit);
+    }
+    return joined;
+  };
+  std::vector<std::future<std::array<GraphEdit, 2>>> others;
+  for (size_t w = 1; w < workers; ++w) others.push_back(std::async(std::launch::async, work, w));
+  std::array<GraphEdit, 2> joined = work(0);
+  for (auto& other : others) {
+    const std::array<GraphEdit, 2> theirs = other.get();
+    for (size_t j = 0; j < joined.size(); ++j) joined[j].Merge(g.graph, theirs[j]);
+  }
+  for (size_t i = 0; i < scenarios.size(); ++i) {
+    if (scenarios[i].accumulator >= 0) {
+      runs[i] = RunOne(g, joined[static_cast<size_t>(scenarios[i].accumulator)]);
+    }
+  }
+  return runs;
+}
+
 }  // namespace
 
 void SimulateFindings(const std::vector<const LinkedTrace*>& inputs, bool as_job,
-                      FindingsResult* findings) {
+                      FindingsResult* findings, const CollectivesResult* collectives) {
   WhatIfQuery query;
   query.found = findings;
   query.as_job = as_job;
+  query.collectives = collectives;
   const WhatIfResult whatif = SimulateWhatIf(inputs, DescribeJob(TracesOf(inputs), as_job), query);
   AttachWhatIf(whatif, findings);
+}
+
+FindingsResult FindSimulatedFindings(const std::vector<const LinkedTrace*>& inputs,
+                                     FindingsQuery query, bool simulate) {
+  std::optional<CollectivesResult> collectives;
+  if (query.collectives == nullptr) {
+    const JobLayout job = DescribeJob(TracesOf(inputs), query.as_job);
+    if (job.is_job && job.ranks.size() >= 2) {
+      collectives = AnalyzeCollectives(inputs, job, CollectiveOptions{});
+      query.collectives = &*collectives;
+    }
+  }
+  FindingsResult found = FindFindings(inputs, query);
+  if (simulate) SimulateFindings(inputs, query.as_job, &found, query.collectives);
+  return found;
 }
 
 double WhatIfScenario::delta_percent() const {
@@ -368,12 +445,16 @@ WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const
   WhatIfResult result;
   // The groups: a job walked as one (its clocks aligned on its collectives), else each input.
   std::vector<Group> groups;
-  std::optional<CollectivesResult> collectives;
+  std::optional<CollectivesResult> analysed;
+  const CollectivesResult* collectives = query.collectives;
   if (job.is_job) {
     // One rank of a job alone: no collective can be matched, its clock is its own.
     CollectiveOptions options;
     options.align_clocks = query.align_clocks;
-    if (job.ranks.size() >= 2) collectives = AnalyzeCollectives(inputs, job, options);
+    if (job.ranks.size() >= 2 && collectives == nullptr) {
+      analysed = AnalyzeCollectives(inputs, job, options);
+      collectives = &*analysed;
+    }
     Group& g = groups.emplace_back();
     g.works.reserve(job.ranks.size());
     std::vector<whatif::GraphRank> ranks;
@@ -382,12 +463,12 @@ WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const
       whatif::GraphRank& rank = ranks.emplace_back();
       rank.input = job.ranks[r].input;
       rank.label = job.ranks[r].rank;
-      rank.offset_ns = collectives ? collectives->clocks[r].offset_ns : 0;
+      rank.offset_ns = collectives != nullptr ? collectives->clocks[r].offset_ns : 0;
     }
     for (size_t r = 0; r < ranks.size(); ++r) ranks[r].work = &g.works[r];
     g.input = job.ranks.front().input;
-    g.graph =
-        whatif::BuildStepGraph(std::move(ranks), collectives ? &collectives->collectives : nullptr);
+    g.graph = whatif::BuildStepGraph(std::move(ranks),
+                                     collectives != nullptr ? &collectives->collectives : nullptr);
   } else {
     groups.resize(inputs.size());
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -432,26 +513,19 @@ WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const
           who, g.graph.dropped_cycle_edges));
     }
   }
-  const std::vector<Scenario> scenarios = ScenariosOf(inputs, query);
+  const std::vector<Scenario> scenarios = ScenariosOf(inputs, query, collectives);
   for (const Scenario& s : scenarios) result.scenarios.push_back(s.out);
   for (const Group& g : groups) {
-    GraphEdit joined[2];  // kAllFindings, kAllSpeedups
+    std::vector<ScenarioRun> runs = RunScenarios(g, scenarios, query.concurrent);
     for (size_t i = 0; i < scenarios.size(); ++i) {
-      const Scenario& s = scenarios[i];
       WhatIfScenario& out = result.scenarios[i];
-      const GraphEdit edit =
-          s.accumulator >= 0 ? std::move(joined[s.accumulator]) : s.edit(g.graph);
-      if (s.joins >= 0) joined[s.joins].Merge(g.graph, edit);
-      out.changed_events += edit.changed;
-      scratch = g.graph.time;
-      const std::vector<int64_t> simulated =
-          edit.empty() ? g.replayed : ReplayWindows(g.graph, g.windows, edit, &scratch);
-      for (size_t k = 0; k < simulated.size(); ++k) {
+      out.changed_events += runs[i].changed;
+      for (size_t k = 0; k < runs[i].lengths.size(); ++k) {
         WhatIfScenarioStep& step = out.steps.emplace_back();
         step.input = g.input;
         step.step = g.windows[k].number;
         step.measured_ns = g.measured[k];
-        step.simulated_ns = g.measured[k] + (simulated[k] - g.replayed[k]);
+        step.simulated_ns = g.measured[k] + (runs[i].lengths[k] - g.replayed[k]);
         out.measured_ns += step.measured_ns;
         out.simulated_ns += step.simulated_ns;
       }

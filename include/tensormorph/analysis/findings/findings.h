@@ -40,6 +40,9 @@ struct FindingsQuery {
   int64_t queue_limit = TimelineOptions{}.queue_limit;
   double straggler_threshold_percent = TimelineOptions{}.straggler_threshold_percent;
   bool as_job = false;  // several inputs are one job's ranks whatever DescribeJob finds
+  // AnalyzeCollectives of the same inputs and job layout with default options, when the caller
+  // has it (whatif, the report); null: the timeline analyses them.
+  const CollectivesResult* collectives = nullptr;
   // The work rules (roofline, occupancy) run on a second thread beside the timeline; false runs
   // everything on the caller's thread (`--threads 1`).
   bool concurrent = true;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "tensormorph/analysis/findings/findings.h"
+#include "tensormorph/analysis/job/collectives.h"
 #include "tensormorph/analysis/job/job.h"
 #include "tensormorph/link/linked_trace.h"
 
@@ -46,6 +47,10 @@ struct WhatIfQuery {
   const FindingsResult* found = nullptr;
   bool as_job = false;       // the inputs are one job whatever DescribeJob finds
   bool align_clocks = true;  // false: each rank's own clock
+  // AnalyzeCollectives of the same inputs and layout (align_clocks as above), when the caller has
+  // it; null: analysed here for a job of two or more ranks.
+  const CollectivesResult* collectives = nullptr;
+  bool concurrent = true;  // the scenarios' replays on a thread per core (false: `--threads 1`)
 };
 
 struct WhatIfStep {
@@ -100,6 +105,11 @@ void AttachWhatIf(const WhatIfResult& whatif, FindingsResult* findings);
 // `findings` of `inputs` with each fix simulated: SimulateWhatIf with found = findings (the
 // inputs' DescribeJob layout, `as_job` as findings had it), then AttachWhatIf.
 void SimulateFindings(const std::vector<const LinkedTrace*>& inputs, bool as_job,
-                      FindingsResult* findings);
+                      FindingsResult* findings, const CollectivesResult* collectives = nullptr);
+
+// FindFindings, then (with `simulate`) SimulateFindings, the collectives of a job of two or more
+// ranks analysed once for both (unless the query carries them): `findings`' and Python's path.
+FindingsResult FindSimulatedFindings(const std::vector<const LinkedTrace*>& inputs,
+                                     FindingsQuery query, bool simulate);
 
 }  // namespace tensormorph
