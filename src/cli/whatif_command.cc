@@ -57,8 +57,9 @@ CommandRunner AddWhatIfCommand(CLI::App* app) {
                       "(gemm, attention, elementwise, ...), kernel~TEXT (kernel names holding "
                       "TEXT) or an op name (aten::linear); repeatable");
   command->add_option("--remove-sync", options->remove_syncs,
-                      "a runtime call by name (cudaDeviceSynchronize, cudaStreamSynchronize) "
-                      "that no longer waits for the device; repeatable");
+                      "the blocking calls named so (cudaDeviceSynchronize, "
+                      "cudaStreamSynchronize), or inside an op named so (aten::item), no longer "
+                      "wait for the device; repeatable");
   command->add_flag("--no-host-gaps", options->no_host_gaps,
                     "the scenario: each step's kernels launched as one graph");
   command->add_flag("--no-findings", options->no_findings,

@@ -252,8 +252,27 @@ GraphEdit StragglerEdit(const StepGraph& graph, int input) {
   return edit;
 }
 
-GraphEdit RemoveSyncEdit(const StepGraph& graph, const std::string& call_name) {
-  return StopWaiting(graph, -1, [&call_name](std::string_view name) { return name == call_name; });
+GraphEdit RemoveSyncEdit(const StepGraph& graph, const std::string& name) {
+  GraphEdit edit;
+  for (size_t r = 0; r < graph.ranks.size(); ++r) {
+    const RankWork& work = *graph.ranks[r].work;
+    const Trace& trace = work.trace();
+    const TraceLinks& links = work.linked().links();
+    for (const auto& [track, calls] : work.BlockingCallsByTrack()) {
+      for (const BlockingCall& b : calls) {
+        const ApiCall& call = trace.api_calls[b.call];
+        bool match = trace.str(call.name) == name;
+        // Or a framework op around the call (the op `findings`' synchronization names).
+        for (uint32_t op = EnclosingSlice(trace, links, call.track, call.start_ns, SliceKind::kOp);
+             !match && op != kNoRow; op = links.slice_parent[op]) {
+          match =
+              trace.slices[op].kind == SliceKind::kOp && trace.str(trace.slices[op].name) == name;
+        }
+        if (match) edit.Flag(graph, graph.CallStart(r, b.call) + 1, kNoWait);
+      }
+    }
+  }
+  return edit;
 }
 
 GraphEdit SpeedupEdit(const StepGraph& graph, const WhatIfSpeedup& speedup) {

@@ -41,8 +41,9 @@ GraphEdit ExposedCommunicationEdit(const StepGraph& graph, int input);
 // transfer allow (its own late arrival no longer counts).
 GraphEdit StragglerEdit(const StepGraph& graph, int input);
 
-// --remove-sync NAME: the blocking calls named NAME stop waiting.
-GraphEdit RemoveSyncEdit(const StepGraph& graph, const std::string& call_name);
+// --remove-sync NAME: the blocking calls named NAME, or inside a framework op named NAME
+// (aten::item), stop waiting.
+GraphEdit RemoveSyncEdit(const StepGraph& graph, const std::string& name);
 
 // --speedup PATTERN=FACTOR (whatif.h states the pattern's forms), on every rank.
 GraphEdit SpeedupEdit(const StepGraph& graph, const WhatIfSpeedup& speedup);

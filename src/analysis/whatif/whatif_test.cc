@@ -185,6 +185,24 @@ TEST(WhatIf, ScenariosOfTheFindings) {
   }
 }
 
+// --remove-sync by the op around the calls (the op findings' synchronization names: DLRM's
+// "most after aten::copy_") and by a name nothing has.
+TEST(WhatIf, RemoveSyncByOpName) {
+  const Loaded in = Load("/kineto/param_dlrm_8rank");
+  WhatIfQuery query;
+  query.findings = false;
+  query.remove_syncs = {"aten::copy_", "no_such_call"};
+  const WhatIfResult r = SimulateWhatIf(Pointers(in.linked), in.job, query);
+  const WhatIfScenario* by_op = Named(r, "remove sync aten::copy_");
+  const WhatIfScenario* none = Named(r, "remove sync no_such_call");
+  ASSERT_NE(by_op, nullptr);
+  ASSERT_NE(none, nullptr);
+  EXPECT_GT(by_op->changed_events, 0u);
+  EXPECT_LE(by_op->simulated_ns, by_op->measured_ns);
+  EXPECT_EQ(none->changed_events, 0u);
+  EXPECT_EQ(none->simulated_ns, none->measured_ns);
+}
+
 }  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -36,10 +36,11 @@ struct WhatIfSpeedup {
 };
 
 struct WhatIfQuery {
-  std::vector<WhatIfSpeedup> speedups;    // each its own scenario, then all of them as one
-  std::vector<std::string> remove_syncs;  // runtime calls by name (cudaDeviceSynchronize) that
-                                          // no longer wait for the device
-  bool no_host_gaps = false;              // the scenario "every step launched as one graph"
+  std::vector<WhatIfSpeedup> speedups;  // each its own scenario, then all of them as one
+  // Blocking calls that no longer wait for the device: by their name (cudaDeviceSynchronize) or
+  // the name of a framework op around them (aten::item).
+  std::vector<std::string> remove_syncs;
+  bool no_host_gaps = false;  // the scenario "every step launched as one graph"
   // The scenarios of the findings (one per finding whose rule has a mechanical fix, WhatIfRules)
   // and all of them as one; `found`: the findings of the same inputs when the caller has them
   // (null: FindFindings with its defaults).
