@@ -6,28 +6,12 @@
 #include <tuple>
 
 #include "analysis/common/device_work.h"
+#include "analysis/timeline/gaps.h"
 #include "tensormorph/analysis/compare/categories.h"
 #include "tensormorph/model/copy_kinds.h"
 
 namespace tensormorph::whatif {
 namespace {
-
-// The edge that released an event in the measured graph (its latest dependency); kGraph when it
-// has none.
-EdgeKind BindingKind(const StepGraph& graph, uint32_t event) {
-  EdgeKind kind = EdgeKind::kGraph;
-  int64_t best = INT64_MIN;
-  for (uint32_t k = graph.in_begin[event]; k < graph.in_begin[event + 1]; ++k) {
-    const Edge& edge = graph.edges[k];
-    if (edge.kind == EdgeKind::kGraph || edge.weight == kDroppedWeight) continue;
-    const int64_t at = graph.time[edge.from] + edge.weight;
-    if (at > best) {
-      best = at;
-      kind = edge.kind;
-    }
-  }
-  return kind;
-}
 
 bool HasGraphEdge(const StepGraph& graph, uint32_t event) {
   for (uint32_t k = graph.in_begin[event]; k < graph.in_begin[event + 1]; ++k) {
@@ -44,7 +28,7 @@ std::map<std::pair<size_t, uint32_t>, int64_t> BackToBackDelays(const StepGraph&
     const std::vector<PathItem>& items = graph.ranks[r].work->items();
     for (uint32_t i = 0; i < items.size(); ++i) {
       const uint32_t start = graph.ItemStart(r, i);
-      if (BindingKind(graph, start) == EdgeKind::kStream) {
+      if (ReleasingEdge(graph, start) == EdgeKind::kStream) {
         delays[{r, items[i].device}].push_back(graph.delay[start]);
       }
     }
@@ -74,15 +58,6 @@ int64_t MedianOf(const std::map<std::pair<size_t, uint32_t>, int64_t>& medians, 
 
 bool Selected(const GraphRank& rank, int input) {
   return input < 0 || rank.input == input;
-}
-
-bool IsBlockingCopyName(std::string_view name) {
-  if (name.find("Async") != std::string_view::npos) return false;
-  for (std::string_view prefix :
-       {"cudaMemcpy", "cudaMemset", "hipMemcpy", "hipMemset", "cuMemcpy", "cuMemset"}) {
-    if (name.starts_with(prefix)) return true;
-  }
-  return false;
 }
 
 // Every blocking call of the graph whose name `stop` accepts stops waiting.
@@ -208,7 +183,7 @@ GraphEdit SynchronizationEdit(const StepGraph& graph, int input) {
 }
 
 GraphEdit BlockingCopiesEdit(const StepGraph& graph, int input) {
-  return StopWaiting(graph, input, IsBlockingCopyName);
+  return StopWaiting(graph, input, IsBlockingCopyCall);
 }
 
 GraphEdit ExposedCommunicationEdit(const StepGraph& graph, int input) {

@@ -306,6 +306,20 @@ class GraphBuilder {
 
 }  // namespace
 
+std::optional<EdgeKind> ReleasingEdge(const StepGraph& graph, uint32_t event) {
+  std::optional<EdgeKind> kind;
+  int64_t best = INT64_MIN;
+  for (uint32_t k = graph.in_begin[event]; k < graph.in_begin[event + 1]; ++k) {
+    const Edge& edge = graph.edges[k];
+    if (edge.kind == EdgeKind::kGraph || edge.weight == kDroppedWeight) continue;
+    if (const int64_t at = graph.time[edge.from] + edge.weight; !kind || at > best) {
+      best = at;
+      kind = edge.kind;
+    }
+  }
+  return kind;
+}
+
 StepGraph BuildStepGraph(std::vector<GraphRank> ranks,
                          const std::vector<CollectiveInstance>* collectives) {
   StepGraph graph;

@@ -90,6 +90,10 @@ struct StepGraph {
   }
 };
 
+// The kind of the edge that released `event` in the measured graph (its latest dependency, graph
+// edges and dropped edges aside); none when it has no dependency.
+std::optional<EdgeKind> ReleasingEdge(const StepGraph& graph, uint32_t event);
+
 // The graph over `ranks` (their work, input, label and offset set; the event numbering is filled
 // in here). `collectives`: AnalyzeCollectives of the same ranks in the same order, or null.
 StepGraph BuildStepGraph(std::vector<GraphRank> ranks,

@@ -155,20 +155,9 @@ std::vector<int64_t> UnexplainedPerStep(const StepGraph& graph,
     const std::vector<PathItem>& items = graph.ranks[r].work->items();
     for (uint32_t i = 0; i < items.size(); ++i) {
       const uint32_t start = graph.ItemStart(r, i);
-      whatif::EdgeKind kind = whatif::EdgeKind::kGraph;
-      int64_t best = INT64_MIN;
-      for (uint32_t k = graph.in_begin[start]; k < graph.in_begin[start + 1]; ++k) {
-        const whatif::Edge& edge = graph.edges[k];
-        if (edge.kind == whatif::EdgeKind::kGraph || edge.weight == whatif::kDroppedWeight) {
-          continue;
-        }
-        if (graph.time[edge.from] + edge.weight > best) {
-          best = graph.time[edge.from] + edge.weight;
-          kind = edge.kind;
-        }
-      }
-      if (best == INT64_MIN) continue;  // released by nothing recorded: not a delay
-      const Key key{r, items[i].device, kind};
+      const std::optional<whatif::EdgeKind> kind = whatif::ReleasingEdge(graph, start);
+      if (!kind) continue;  // released by nothing recorded: not a delay
+      const Key key{r, items[i].device, *kind};
       delays[key].push_back(graph.delay[start]);
       keyed.emplace_back(key, start);
     }
