@@ -39,7 +39,6 @@ class GraphBuilder {
       next += 2 * static_cast<uint32_t>(work.linked().steps().size());
     }
     g_.time.assign(next, 0);
-    g_.kind.assign(next, EventKind::kCallStart);
     g_.collective.assign(next, 0);
     duration_set_.assign(next, 0);
   }
@@ -53,8 +52,6 @@ class GraphBuilder {
       const uint32_t start = g_.ItemStart(rank, i);
       g_.time[start] = items[i].start_ns - r.offset_ns;
       g_.time[start + 1] = items[i].end_ns - r.offset_ns;
-      g_.kind[start] = EventKind::kItemStart;
-      g_.kind[start + 1] = EventKind::kItemEnd;
       g_.collective[start] = g_.collective[start + 1] = items[i].collective ? 1 : 0;
     }
     for (uint32_t c = 0; c < trace.api_calls.size(); ++c) {
@@ -62,15 +59,12 @@ class GraphBuilder {
       const uint32_t start = g_.CallStart(rank, c);
       g_.time[start] = call.start_ns - r.offset_ns;
       g_.time[start + 1] = call.start_ns + call.duration_ns - r.offset_ns;
-      g_.kind[start + 1] = EventKind::kCallEnd;
     }
     const std::vector<Step>& steps = work.linked().steps();
     for (size_t s = 0; s < steps.size(); ++s) {
       const uint32_t start = g_.StepStart(rank, s);
       g_.time[start] = steps[s].start_ns - r.offset_ns;
       g_.time[start + 1] = steps[s].end_ns - r.offset_ns;
-      g_.kind[start] = EventKind::kStepStart;
-      g_.kind[start + 1] = EventKind::kStepEnd;
     }
     AddHostChains(rank);
     AddItemEdges(rank);

@@ -45,7 +45,6 @@ enum class EdgeKind : uint8_t {
   kArrival,
   kGraph
 };
-enum class EventKind : uint8_t { kCallStart, kCallEnd, kStepStart, kStepEnd, kItemStart, kItemEnd };
 
 // The weight of an edge dropped because it closed a cycle: the replay skips it.
 inline constexpr int64_t kDroppedWeight = INT64_MIN;
@@ -74,7 +73,6 @@ struct StepGraph {
   std::vector<GraphRank> ranks;
   std::vector<int64_t> time;        // measured, per event
   std::vector<int64_t> delay;       // per event (see above)
-  std::vector<EventKind> kind;      // per event
   std::vector<uint8_t> collective;  // per event: 1 for a collective kernel's start and end
   std::vector<uint32_t> in_begin;   // edges into event e: edges[in_begin[e], in_begin[e + 1])
   std::vector<Edge> edges;
