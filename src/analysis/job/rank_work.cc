@@ -20,18 +20,13 @@ bool IsCopyCall(std::string_view name) {
   return false;
 }
 
-bool OnRankTrack(const Trace& trace, const JobRank& rank, uint32_t track) {
-  if (track >= trace.tracks.size()) return false;
-  return !rank.pid || trace.tracks[track].pid == *rank.pid;
-}
-
 }  // namespace
 
 RankWork::RankWork(const LinkedTrace& linked, const JobRank& rank)
     : linked_(&linked), pid_(rank.pid) {
   IndexItems(rank);
-  IndexBlockingCalls(rank);
-  IndexOutermostOps(rank);
+  IndexBlockingCalls();
+  IndexOutermostOps();
 }
 
 bool RankWork::OwnsTrack(uint32_t track) const {
@@ -129,7 +124,7 @@ std::optional<uint32_t> RankWork::LatestOtherStreamBefore(uint32_t w) const {
   return best;
 }
 
-void RankWork::IndexBlockingCalls(const JobRank& rank) {
+void RankWork::IndexBlockingCalls() {
   const Trace& t = trace();
   std::vector<uint32_t> all_by_end(items_.size());
   for (uint32_t i = 0; i < all_by_end.size(); ++i) all_by_end[i] = i;
@@ -143,7 +138,7 @@ void RankWork::IndexBlockingCalls(const JobRank& rank) {
   }
   for (uint32_t c = 0; c < t.api_calls.size(); ++c) {
     const ApiCall& call = t.api_calls[c];
-    if (!OnRankTrack(t, rank, call.track)) continue;
+    if (!OwnsTrack(call.track)) continue;
     const std::string_view name = t.str(call.name);
     const int64_t end = call.start_ns + call.duration_ns;
     std::optional<uint32_t> waited;
@@ -182,12 +177,12 @@ const BlockingCall* RankWork::LatestBlockingCall(uint32_t track, int64_t t_ns) c
   return at == calls.begin() ? nullptr : &*(at - 1);
 }
 
-void RankWork::IndexOutermostOps(const JobRank& rank) {
+void RankWork::IndexOutermostOps() {
   const Trace& t = trace();
   const std::vector<uint32_t>& parent = linked_->links().slice_parent;
   for (uint32_t s = 0; s < t.slices.size(); ++s) {
     const Slice& slice = t.slices[s];
-    if (slice.kind != SliceKind::kOp || !OnRankTrack(t, rank, slice.track)) continue;
+    if (slice.kind != SliceKind::kOp || !OwnsTrack(slice.track)) continue;
     bool outermost = true;
     for (uint32_t p = parent[s]; p != kNoRow && outermost; p = parent[p]) {
       outermost = t.slices[p].kind != SliceKind::kOp;

@@ -69,8 +69,8 @@ class RankWork {
 
  private:
   void IndexItems(const JobRank& rank);
-  void IndexBlockingCalls(const JobRank& rank);
-  void IndexOutermostOps(const JobRank& rank);
+  void IndexBlockingCalls();
+  void IndexOutermostOps();
   // Orders items as LatestOtherStreamBefore prefers them, the preferred last.
   bool PreferredBefore(uint32_t a, uint32_t b) const;
 
