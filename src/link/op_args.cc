@@ -1,6 +1,8 @@
 #include "link/op_args.h"
 
 #include <charconv>
+#include <limits>
+#include <nlohmann/json.hpp>
 
 namespace tensormorph::flops {
 namespace {
@@ -11,6 +13,26 @@ bool ParseInt(std::string_view s, int64_t& v) {
   if (s.empty()) return false;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   return ec == std::errc() && p == s.data() + s.size();
+}
+
+// [[2, 3], [2, 5]] -> its shapes; nullopt unless every entry is a flat list of non-negative
+// integers (a TensorList with an absent entry, text, or nesting deeper than shapes).
+std::optional<std::vector<Shape>> ShapeList(const std::string& dims_json) {
+  const nlohmann::json list = nlohmann::json::parse(dims_json, nullptr, false);
+  if (!list.is_array() || list.empty()) return std::nullopt;
+  std::vector<Shape> shapes;
+  for (const nlohmann::json& entry : list) {
+    if (!entry.is_array()) return std::nullopt;
+    Shape& shape = shapes.emplace_back();
+    for (const nlohmann::json& d : entry) {
+      if (!d.is_number_unsigned() ||
+          d.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return std::nullopt;
+      }
+      shape.push_back(static_cast<int64_t>(d.get<uint64_t>()));
+    }
+  }
+  return shapes;
 }
 
 }  // namespace
@@ -25,6 +47,7 @@ std::optional<OpArgs> ArgsOf(const OpInputs& inputs) {
     const OpInput& in = inputs.args[i];
     OpArg& arg = out.args[i];
     if (in.form == OpInput::DimsForm::kShape) arg.shape = in.dims;
+    if (in.form == OpInput::DimsForm::kOther) arg.shapes = ShapeList(in.dims_json);
     arg.type = in.dtype;
     arg.concrete = in.value;
   }
@@ -33,8 +56,8 @@ std::optional<OpArgs> ArgsOf(const OpInputs& inputs) {
 
 std::optional<int> ElementSize(std::string_view t) {
   if (t == "float" || t == "int" || t == "c10::complex<c10::Half>") return 4;
-  if (t == "double" || t == "long" || t == "c10::complex<float>") return 8;
-  if (t == "c10::Half" || t == "c10::BFloat16" || t == "short") return 2;
+  if (t == "double" || t == "long" || t == "long int" || t == "c10::complex<float>") return 8;
+  if (t == "c10::Half" || t == "c10::BFloat16" || t == "short" || t == "short int") return 2;
   if (t == "c10::Float8_e4m3fn" || t == "c10::Float8_e5m2" || t == "c10::Float8_e4m3fnuz" ||
       t == "c10::Float8_e5m2fnuz" || t == "signed char" || t == "unsigned char" || t == "int8" ||
       t == "bool") {
@@ -116,11 +139,22 @@ std::optional<bool> ConcreteBool(const OpArgs& a, size_t i) {
 }
 
 std::string ScalarTypeName(std::string_view concrete) {
-  // c10::ScalarType's numbering (c10/core/ScalarType.h): only the output types of scaled GEMMs.
+  // c10::ScalarType's numbering (c10/core/ScalarType.h), spelled as "Input type" spells tensors.
+  if (concrete == "0") return "unsigned char";
+  if (concrete == "1") return "signed char";
+  if (concrete == "2") return "short int";
+  if (concrete == "3") return "int";
+  if (concrete == "4") return "long int";
   if (concrete == "5") return "c10::Half";
   if (concrete == "6") return "float";
+  if (concrete == "7") return "double";
+  if (concrete == "11") return "bool";
   if (concrete == "15") return "c10::BFloat16";
   return concrete.empty() || concrete == "None" ? "" : "ScalarType " + std::string(concrete);
+}
+
+const std::vector<Shape>* TensorListShapes(const OpArgs& a, size_t i) {
+  return i < a.args.size() && a.args[i].shapes ? &*a.args[i].shapes : nullptr;
 }
 
 double Numel(const Shape& s) {

@@ -23,6 +23,9 @@ struct OpArg {
   std::optional<Shape> shape;
   std::string type;      // "Input type"; "" when the trace has none
   std::string concrete;  // "Concrete Inputs"; "" when the trace has none
+  // A TensorList argument's shapes ("Input Dims" [[2, 3], [2, 5]]), set when every entry is a
+  // flat list of non-negative integers.
+  std::optional<std::vector<Shape>> shapes;
 };
 
 struct OpArgs {
@@ -57,6 +60,10 @@ std::optional<bool> ConcreteBool(const OpArgs& a, size_t i);
 // "c10::BFloat16"); "" when it was not given (None); "ScalarType N" for numbers not listed, which
 // ElementSize does not know.
 std::string ScalarTypeName(std::string_view concrete);
+
+// The shapes of a TensorList argument (cat's tensors, index's indices), nullptr when argument `i`
+// is not one.
+const std::vector<Shape>* TensorListShapes(const OpArgs& a, size_t i);
 
 double Numel(const Shape& s);           // product of dims (1 for rank 0), as a double
 std::string ShapeText(const Shape& s);  // "[8, 16, 4096]"

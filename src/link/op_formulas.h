@@ -42,7 +42,8 @@ std::optional<Work> BmmWork(std::string_view op, const OpArgs& a);
 std::optional<Work> BaddbmmWork(std::string_view op, const OpArgs& a);
 std::optional<Work> MatmulWork(std::string_view op, const OpArgs& a);
 std::optional<Work> LinearWork(std::string_view op, const OpArgs& a);
-std::optional<Work> ConvWork(std::string_view op, const OpArgs& a);       // op_work_conv.cc
+std::optional<Work> ConvWork(std::string_view op, const OpArgs& a);  // op_work_conv.cc
+std::optional<Work> ConvBackwardWork(std::string_view op, const OpArgs& a);
 std::optional<Work> AttentionWork(std::string_view op, const OpArgs& a);  // op_work_attention.cc
 // op_work_scaled.cc: FP8/FP4 GEMMs with scale factors, grouped (MoE) GEMMs.
 std::optional<Work> ScaledMmWork(std::string_view op, const OpArgs& a);

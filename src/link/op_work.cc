@@ -35,6 +35,7 @@ constexpr OpEntry kOps[] = {
     {"aten::conv_transpose3d", flops::ConvWork},
     {"aten::cudnn_convolution", flops::ConvWork},
     {"aten::miopen_convolution", flops::ConvWork},
+    {"aten::convolution_backward", flops::ConvBackwardWork},
     {"aten::scaled_dot_product_attention", flops::AttentionWork},
     {"aten::_scaled_dot_product_flash_attention", flops::AttentionWork},
     {"aten::_scaled_dot_product_efficient_attention", flops::AttentionWork},

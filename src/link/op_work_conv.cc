@@ -146,4 +146,38 @@ std::optional<Work> ConvWork(std::string_view op, const OpArgs& a) {
   return work;
 }
 
+// convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
+// transposed, output_padding, groups, output_mask): past grad_output, its arguments are
+// convolution's. Like torch.utils.flop_counter.conv_backward_flop, each gradient output_mask asks
+// for (grad_input, grad_weight) costs the forward convolution's FLOPs; the bias gradient is not
+// counted. Bytes: grad_output, input and weight read, each asked-for gradient written (the weight
+// listed twice in `operands` when its gradient is written, in its own type).
+std::optional<Work> ConvBackwardWork(std::string_view, const OpArgs& a) {
+  if (a.args.size() < 11) return std::nullopt;
+  OpArgs forward = a;
+  forward.args.erase(forward.args.begin());
+  std::optional<Work> work = ConvWork("aten::convolution", forward);
+  const Shape* grad_output = TensorShape(a, 0, false);
+  if (!work || !grad_output || *grad_output != work->output) return std::nullopt;
+  const std::string& mask_text = a.args[10].concrete;
+  // "[True, True, False]": output_mask as Kineto records a bool list.
+  std::vector<bool> mask;
+  for (std::string_view rest = mask_text; !rest.empty();) {
+    const size_t t = rest.find("True"), f = rest.find("False");
+    if (t == std::string_view::npos && f == std::string_view::npos) break;
+    mask.push_back(t < f);
+    rest.remove_prefix(std::min(t, f) + (t < f ? 4 : 5));
+  }
+  if (mask.size() != 3) return std::nullopt;
+  const int gradients = (mask[0] ? 1 : 0) + (mask[1] ? 1 : 0);
+  if (gradients == 0) return std::nullopt;
+  work->flops *= gradients;
+  work->formula = fmt::format("{} x ({}; output_mask {})", gradients, work->formula, mask_text);
+  work->operands = {0, 1, 2};
+  work->output = mask[0] ? *TensorShape(a, 1, false) : *TensorShape(a, 2, false);
+  if (mask[0] && mask[1]) work->operands.push_back(2);
+  work->first_operand = 1;
+  return work;
+}
+
 }  // namespace tensormorph::flops

@@ -427,6 +427,119 @@ TEST(OpWorkScaled, AiterAndCutlassBlockScaledGemms) {
   EXPECT_DOUBLE_EQ(cutlass->bytes, 8 * 14336 + 14336 * 4096.0 + 8 * 4 + 4096 * 4 + 8 * 4096 * 2);
 }
 
+// Memory-bound ops (EstimateOpTraffic): events quoted from the shared traces; every number is the
+// rule's bytes computed by hand (each tensor read once, each output written once).
+std::optional<OpWork> Traffic(std::string_view op_name, std::string_view inputs_json) {
+  return EstimateOpTraffic(op_name, OpInputsFromObjectText(inputs_json));
+}
+
+TEST(OpWorkConvolution, BackwardCountsEachAskedGradientAsOneForwardPass) {
+  // tracelens_more/mi300x_resnet18_train_no_mempool: a 3x3 convolution's backward, output_mask
+  // [True, True, False] (grad_input and grad_weight).
+  auto w = Estimate("aten::convolution_backward", R"({"dims": [[512, 512, 7, 7], [512, 512, 7, 7],
+      [512, 512, 3, 3], [], [], [], [], [], [], [], []], "types": ["c10::BFloat16",
+      "c10::BFloat16", "c10::BFloat16", "ScalarList", "ScalarList", "ScalarList", "ScalarList",
+      "Scalar", "ScalarList", "Scalar", "ScalarList"], "concrete": ["", "", "", "[0]", "[1, 1]",
+      "[1, 1]", "[1, 1]", "False", "[0, 0]", "1", "[True, True, False]"]})");
+  ASSERT_TRUE(w.has_value());
+  // Forward: 2 * N * Cout * 7*7 * Cin * 3*3 = 59,190,018,048; two gradients.
+  EXPECT_DOUBLE_EQ(w->flops, 2 * 2.0 * 512 * 512 * 49 * 512 * 9);
+  // Read grad_output, input (512*512*49 each) and weight (512*512*9); written grad_input and
+  // grad_weight: (3 * 12,845,056 + 2 * 2,359,296) * 2 bytes.
+  EXPECT_DOUBLE_EQ(w->bytes, 86507520);
+  EXPECT_EQ(w->precision, Precision::kBf16);
+}
+
+TEST(OpWorkTraffic, NormalizationBackwardReadsEveryTensorAndWritesTheInputsGradient) {
+  // The same trace: native_batch_norm_backward(grad_out, input, weight, running_mean, running_var,
+  // save_mean, save_invstd, train, eps, output_mask).
+  auto w = Traffic("aten::native_batch_norm_backward", R"({"dims": [[512, 512, 7, 7],
+      [512, 512, 7, 7], [512], [512], [512], [512], [512], [], [], []], "types": ["c10::BFloat16",
+      "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "float", "float",
+      "Scalar", "Scalar", "ScalarList"], "concrete": ["", "", "", "", "", "", "", "True",
+      "1.0000000000000001e-05", "[True, True, True]"]})");
+  ASSERT_TRUE(w.has_value());
+  // (2 * 12,845,056 + 3 * 512) * 2 + 2 * 512 * 4 read, 12,845,056 * 2 written.
+  EXPECT_DOUBLE_EQ(w->bytes, 77077504);
+  EXPECT_EQ(w->precision, Precision::kBf16);
+  EXPECT_EQ(w->formula.rfind("memory:", 0), 0u) << w->formula;
+}
+
+TEST(OpWorkTraffic, EmbeddingReadsItsIndicesAndTheirRowsOnly) {
+  // tracelens_pairs/h100_qwen1.5-0.5b: a 151,936 x 1024 table, 16 x 559 long indices. The table is
+  // not read whole: only the rows the indices select.
+  auto w = Traffic("aten::embedding", R"({"dims": [[151936, 1024], [16, 559], [], [], []],
+      "types": ["c10::BFloat16", "long int", "Scalar", "Scalar", "Scalar"],
+      "concrete": ["", "", "-1", "False", "False"]})");
+  ASSERT_TRUE(w.has_value());
+  const double rows = 16.0 * 559 * 1024 * 2;  // bytes of the selected rows
+  EXPECT_DOUBLE_EQ(w->bytes, 16.0 * 559 * 8 + 2 * rows);
+  EXPECT_DOUBLE_EQ(w->flops, 0);
+}
+
+TEST(OpWorkTraffic, ToWritesTheTypeItNames) {
+  // Qwen: aten::to(self float [1, 32, 1], dtype 6 = float): 32 floats read and written.
+  auto same = Traffic("aten::to", R"({"dims": [[1, 32, 1], [], [], [], []],
+      "types": ["float", "Scalar", "Scalar", "Scalar", ""],
+      "concrete": ["", "6", "False", "False", ""]})");
+  ASSERT_TRUE(same.has_value());
+  EXPECT_DOUBLE_EQ(same->bytes, 32 * 4 + 32 * 4);
+  // The same call asking for dtype 15 (BFloat16): the copy is written in 2-byte elements.
+  auto narrowed = Traffic("aten::to", R"({"dims": [[1, 32, 1], [], [], [], []],
+      "types": ["float", "Scalar", "Scalar", "Scalar", ""],
+      "concrete": ["", "15", "False", "False", ""]})");
+  ASSERT_TRUE(narrowed.has_value());
+  EXPECT_DOUBLE_EQ(narrowed->bytes, 32 * 4 + 32 * 2);
+  EXPECT_EQ(narrowed->precision, Precision::kBf16);
+}
+
+TEST(OpWorkTraffic, PoolingBackwardWritesTheInputsGradient) {
+  // ResNet-18: max_pool2d_with_indices_backward(grad_output, self, kernel, stride, padding,
+  // dilation, ceil_mode, indices).
+  auto w = Traffic("aten::max_pool2d_with_indices_backward", R"({"dims": [[512, 64, 56, 56],
+      [512, 64, 112, 112], [], [], [], [], [], [512, 64, 56, 56]], "types": ["c10::BFloat16",
+      "c10::BFloat16", "ScalarList", "ScalarList", "ScalarList", "ScalarList", "Scalar",
+      "long int"], "concrete": ["", "", "[3, 3]", "[2, 2]", "[1, 1]", "[1, 1]", "False", ""]})");
+  ASSERT_TRUE(w.has_value());
+  const double small = 512.0 * 64 * 56 * 56, large = 512.0 * 64 * 112 * 112;
+  EXPECT_DOUBLE_EQ(w->bytes, small * 2 + large * 2 + small * 8 + large * 2);
+}
+
+TEST(OpWorkTraffic, BroadcastAndInPlaceOutputs) {
+  // Qwen's RMSNorm: add(hidden [16, 559, 1] float, eps held as a 0-dim double, alpha).
+  auto add = Traffic("aten::add", R"({"dims": [[16, 559, 1], [], []],
+      "types": ["float", "double", "Scalar"], "concrete": ["", "", "1"]})");
+  ASSERT_TRUE(add.has_value());
+  EXPECT_DOUBLE_EQ(add->bytes, 16 * 559 * 4 + 8 + 16 * 559 * 4);
+  EXPECT_DOUBLE_EQ(add->flops, 16 * 559);
+  // mul([8, 1, 64], [8, 128, 64]) writes the broadcast [8, 128, 64]; mul_ writes its first.
+  auto mul = Traffic("aten::mul", R"({"dims": [[8, 1, 64], [8, 128, 64]],
+      "types": ["c10::BFloat16", "c10::BFloat16"]})");
+  ASSERT_TRUE(mul.has_value());
+  EXPECT_DOUBLE_EQ(mul->bytes, (8 * 64 + 2 * 8 * 128 * 64) * 2.0);
+  auto mul_ = Traffic("aten::mul_", R"({"dims": [[8, 128, 64], [8, 1, 64]],
+      "types": ["c10::BFloat16", "c10::BFloat16"]})");
+  ASSERT_TRUE(mul_.has_value());
+  EXPECT_DOUBLE_EQ(mul_->bytes, (2 * 8 * 128 * 64 + 8 * 64) * 2.0);
+  EXPECT_FALSE(Traffic("aten::mul", R"({"dims": [[8, 3], [8, 4]],
+      "types": ["float", "float"]})"));  // does not broadcast
+}
+
+TEST(OpWorkTraffic, NeverAGuessWithoutElementTypes) {
+  // Qwen's aten::cat: Kineto types the list "TensorList", without its dtype: no estimate.
+  EXPECT_FALSE(Traffic("aten::cat", R"({"dims": [[[1, 559, 32], [1, 559, 32]], []],
+      "types": ["TensorList", "Scalar"], "concrete": ["", "-1"]})"));
+  // No types at all (2021's traces, record_shapes without types): nothing.
+  EXPECT_FALSE(Traffic("aten::add", R"({"dims": [[16, 559], [16, 559]]})"));
+  // A FLOP-counted op is not the traffic rule's.
+  EXPECT_FALSE(Traffic("aten::mm", R"({"dims": [[4, 4], [4, 4]], "types": ["float", "float"]})"));
+  // index(self, indices): one row of self per index; indices at one byte each (a lower bound).
+  auto index = Traffic("aten::index", R"({"dims": [[100, 64], [[10]]],
+      "types": ["float", "TensorList"], "concrete": ["", ""]})");
+  ASSERT_TRUE(index.has_value());
+  EXPECT_DOUBLE_EQ(index->bytes, 10 + 2 * 10 * 64 * 4.0);
+}
+
 }  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -14,4 +14,8 @@ namespace tensormorph {
 // (shapes repeat every step).
 std::vector<std::optional<OpWork>> EstimateSliceWork(const Trace& trace);
 
+// The same for the memory-bound ops (EstimateOpTraffic): set for the op calls the FLOP counter
+// does not know and whose traffic is known.
+std::vector<std::optional<OpWork>> EstimateSliceTraffic(const Trace& trace);
+
 }  // namespace tensormorph

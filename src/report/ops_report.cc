@@ -55,6 +55,10 @@ std::string PredictionText(const OpRow& row, const OpPredictions& all, size_t ro
   std::string text = FormatDuration(*p.predicted_ns);
   if (measured > 0)
     text += fmt::format(" x{:.2f}", static_cast<double>(*p.predicted_ns) / measured);
+  if (p.predicted_low_ns && p.predicted_high_ns) {
+    text += fmt::format(" [{} - {}]", FormatDuration(*p.predicted_low_ns),
+                        FormatDuration(*p.predicted_high_ns));
+  }
   if (p.calls < row.calls) text += fmt::format(" ({} of {} calls)", p.calls, row.calls);
   return text;
 }
@@ -257,13 +261,14 @@ void RenderJson(std::ostream& out, const std::vector<const Trace*>& traces, cons
   WriteJson(out, doc);
 }
 
-// --predict in CSV: per target, KEY:predicted_calls, KEY:predicted_measured_ns, KEY:predicted_ns
-// and KEY:model, as `predict --format csv` names its columns (empty cells for a row without a
+// --predict in CSV: per target, KEY:predicted_calls, KEY:predicted_measured_ns, KEY:predicted_ns,
+// KEY:predicted_low_ns, KEY:predicted_high_ns and KEY:model, as `predict --format csv` names its
+// columns (empty cells for a row without a
 // prediction).
 void AddPredictCsvHeader(const OpPredictions& predictions, std::vector<std::string>* header) {
   for (const PredictTargetInfo& t : predictions.targets) {
-    for (const char* field :
-         {"predicted_calls", "predicted_measured_ns", "predicted_ns", "model"}) {
+    for (const char* field : {"predicted_calls", "predicted_measured_ns", "predicted_ns",
+                              "predicted_low_ns", "predicted_high_ns", "model"}) {
       header->push_back(fmt::format("{}:{}", t.key, field));
     }
   }
@@ -273,13 +278,16 @@ void AddPredictCsvCells(const std::vector<OpTargetPrediction>& row, size_t targe
                         std::vector<std::string>* cells) {
   for (size_t t = 0; t < targets; ++t) {
     if (row.empty()) {
-      cells->insert(cells->end(), 4, "");
+      cells->insert(cells->end(), 6, "");
       continue;
     }
     const OpTargetPrediction& p = row[t];
     cells->push_back(std::to_string(p.calls));
     cells->push_back(std::to_string(p.measured_ns));
-    cells->push_back(p.predicted_ns ? std::to_string(*p.predicted_ns) : "");
+    for (const std::optional<int64_t>& ns :
+         {p.predicted_ns, p.predicted_low_ns, p.predicted_high_ns}) {
+      cells->push_back(ns ? std::to_string(*ns) : "");
+    }
     cells->push_back(ModelText(p));
   }
 }
@@ -318,6 +326,8 @@ Json OpRowJson(const OpRow& row, const OpQuery& query, const OpPredictions* pred
                       {"calls", p.calls},
                       {"measured_ns", p.measured_ns},
                       {"predicted_ns", OrNull(p.predicted_ns)},
+                      {"predicted_low_ns", OrNull(p.predicted_low_ns)},
+                      {"predicted_high_ns", OrNull(p.predicted_high_ns)},
                       {"unpredicted_measured_ns", p.unpredicted_measured_ns},
                       {"model", ModelText(p)}});
     }

@@ -47,8 +47,11 @@ const char* BoundText(const std::optional<Bound>& bound) {
 Json PredictionJson(const PredictTargetInfo& target, const Prediction& p) {
   return {{"target", target.key},
           {"predicted_ns", OrNull(p.predicted_ns)},
+          {"predicted_low_ns", OrNull(p.predicted_low_ns)},
+          {"predicted_high_ns", OrNull(p.predicted_high_ns)},
           {"model", PredictModelName(p.model)},
           {"bound", OrNull(BoundText(p.bound))},
+          {"calibration", OrNull(p.calibration)},
           {"why_none", OrNull(p.why_none)}};
 }
 
@@ -89,9 +92,13 @@ Json ScoreJson(const EvaluationScore& score) {
           {"source_ns", score.source_ns},
           {"target_ns", score.target_ns},
           {"predicted_ns", score.predicted_ns},
+          {"peak_ratio_ns", OrNull(score.peak_ratio_ns)},
           {"model_mdape", score.model_mdape},
           {"no_change_mdape", score.no_change_mdape},
-          {"peak_ratio_mdape", OrNull(score.peak_ratio_mdape)}};
+          {"peak_ratio_mdape", OrNull(score.peak_ratio_mdape)},
+          {"model_total_error", score.model_total_error},
+          {"no_change_total_error", score.no_change_total_error},
+          {"peak_ratio_total_error", OrNull(score.peak_ratio_total_error)}};
 }
 
 Json EvaluationJson(const PredictEvaluation& e) {
@@ -102,13 +109,23 @@ Json EvaluationJson(const PredictEvaluation& e) {
     score["category"] = WorkCategoryName(static_cast<WorkCategory>(c));
     categories.push_back(std::move(score));
   }
-  return {{"measured_path", e.measured_path},
-          {"target", e.target_key},
-          {"no_basis", OrNull(e.no_basis)},
-          {"overall", e.no_basis.empty() ? ScoreJson(e.overall) : Json(nullptr)},
-          {"categories", std::move(categories)},
-          {"rows_without_prediction", e.rows_without_prediction},
-          {"target_ns_without_prediction", e.target_ns_without_prediction}};
+  return {
+      {"measured_path", e.measured_path},
+      {"target", e.target_key},
+      {"no_basis", OrNull(e.no_basis)},
+      {"overall", e.no_basis.empty() ? ScoreJson(e.overall) : Json(nullptr)},
+      {"categories", std::move(categories)},
+      {"small_rows", e.no_basis.empty() && e.small_rows ? ScoreJson(*e.small_rows) : Json(nullptr)},
+      {"category_totals",
+       e.no_basis.empty() ? Json{{"categories", e.category_totals.categories},
+                                 {"model_mdape", e.category_totals.model_mdape},
+                                 {"no_change_mdape", e.category_totals.no_change_mdape},
+                                 {"peak_ratio_mdape", OrNull(e.category_totals.peak_ratio_mdape)}}
+                          : Json(nullptr)},
+      {"interval_rows", e.interval_rows},
+      {"inside_interval", e.inside_interval},
+      {"rows_without_prediction", e.rows_without_prediction},
+      {"target_ns_without_prediction", e.target_ns_without_prediction}};
 }
 
 std::string Mdape(double value) {
@@ -141,7 +158,21 @@ void RenderEvaluation(std::ostream& out, const PredictEvaluation& e) {
     if (e.categories[c]) add(WorkCategoryName(static_cast<WorkCategory>(c)), *e.categories[c]);
   }
   add("all", e.overall);
+  if (e.small_rows)
+    add(fmt::format("under {} per call", FormatDuration(kSmallRowNs)), *e.small_rows);
   table.Print(out);
+  const CategoryTotalsScore& t = e.category_totals;
+  out << fmt::format(
+      "Per category total (median over {} categories of the error of their summed time): model "
+      "{}, no change {}, peak ratio {}\n",
+      t.categories, Mdape(t.model_mdape), Mdape(t.no_change_mdape),
+      t.peak_ratio_mdape ? Mdape(*t.peak_ratio_mdape) : "-");
+  if (e.interval_rows > 0) {
+    out << fmt::format(
+        "Measured time inside the predicted interval on {} of {} rows ({:.1f} %)\n",
+        e.inside_interval, e.interval_rows,
+        100.0 * static_cast<double>(e.inside_interval) / static_cast<double>(e.interval_rows));
+  }
   if (e.rows_without_prediction > 0) {
     out << fmt::format("{} matched rows ({} there) have no prediction\n", e.rows_without_prediction,
                        FormatDuration(static_cast<double>(e.target_ns_without_prediction)));
@@ -159,6 +190,12 @@ void RenderTable(std::ostream& out, const PredictResult& result,
     out << " (not in the device database: " << result.source_match << ")";
   }
   out << '\n';
+  const WorkCoverage& c = result.coverage;
+  out << fmt::format(
+      "Work estimated from shapes for {:.1f} % of the kernel time ({:.1f} % of the "
+      "time under ops; {} under no op)\n",
+      100 * c.share(), 100 * c.share_under_ops(),
+      FormatDuration(static_cast<double>(c.under_no_op_ns)));
   for (const PredictTargetInfo& t : result.targets) {
     out << fmt::format("Target {}: {} (family {})", t.key, t.name, t.family);
     if (!t.unusable.empty()) out << ": " << t.unusable;
@@ -196,6 +233,7 @@ void RenderTable(std::ostream& out, const PredictResult& result,
   if (evaluation != nullptr) rows.AddColumn("There", A::kRight);
   for (const PredictTargetInfo& t : result.targets) {
     rows.AddColumn(t.key, A::kRight, 28);
+    rows.AddColumn("10-90 %", A::kRight);
     rows.AddColumn("Model", A::kLeft);
     rows.AddColumn("Bound", A::kLeft);
   }
@@ -211,6 +249,10 @@ void RenderTable(std::ostream& out, const PredictResult& result,
     }
     for (const Prediction& p : row.predictions) {
       cells.push_back(PredictedText(p.predicted_ns, row.measured_ns));
+      cells.push_back(p.predicted_low_ns && p.predicted_high_ns
+                          ? FormatDuration(static_cast<double>(*p.predicted_low_ns)) + " - " +
+                                FormatDuration(static_cast<double>(*p.predicted_high_ns))
+                          : "-");
       cells.emplace_back(PredictModelName(p.model));
       cells.emplace_back(p.bound ? BoundName(*p.bound) : "-");
     }
@@ -224,14 +266,16 @@ void RenderTable(std::ostream& out, const PredictResult& result,
   if (result.rows.size() < result.row_count_before_top) {
     out << fmt::format(", showing the top {}", result.rows.size());
   }
-  out << "; (×) = predicted / measured; models: docs/predict.md\n";
+  out << "; (×) = predicted / measured; 10-90 %: the range held-out rows of the category and size "
+         "fell in; models: docs/predict.md\n";
 }
 
 void RenderCsv(std::ostream& out, const PredictResult& result) {
   std::vector<std::string> header;
   AddCsvHeader<R>(kRowColumns, &header);
   for (const PredictTargetInfo& t : result.targets) {
-    for (const char* field : {"predicted_ns", "model", "bound"}) {
+    for (const char* field :
+         {"predicted_ns", "predicted_low_ns", "predicted_high_ns", "model", "bound"}) {
       header.push_back(t.key + ":" + field);
     }
   }
@@ -240,7 +284,10 @@ void RenderCsv(std::ostream& out, const PredictResult& result) {
     std::vector<std::string> cells;
     AddCsvCells<R>(kRowColumns, row, &cells);
     for (const Prediction& p : row.predictions) {
-      cells.push_back(p.predicted_ns ? std::to_string(*p.predicted_ns) : "");
+      for (const std::optional<int64_t>& ns :
+           {p.predicted_ns, p.predicted_low_ns, p.predicted_high_ns}) {
+        cells.push_back(ns ? std::to_string(*ns) : "");
+      }
       cells.emplace_back(PredictModelName(p.model));
       cells.emplace_back(p.bound ? BoundName(*p.bound) : "");
     }
@@ -301,6 +348,12 @@ Json PredictJson(const Trace& trace, const PredictResult& result,
             {"match", OrNull(result.source_match)}}},
           {"targets", std::move(targets)},
           {"row_count", result.row_count_before_top},
+          {"work_coverage",
+           {{"kernel_ns", result.coverage.kernel_ns},
+            {"counted_ns", result.coverage.counted_ns},
+            {"under_no_op_ns", result.coverage.under_no_op_ns},
+            {"share", result.coverage.share()},
+            {"share_under_ops", result.coverage.share_under_ops()}}},
           {"rows", std::move(rows)},
           {"categories", std::move(categories)},
           {"totals", std::move(totals)},

@@ -747,8 +747,14 @@ for (const [label, inputs] of [['ncu', ncu], ['ncu-fixture', ncuFixture]]) {
   check(shown.length === expected.rows.length && predicted > 0 && shown.every((s) => String(want(s)) === String(s.predicted)),
     `predict: ${predicted} of ${shown.length} ops with a predicted time on the MI300X, each that of ops --predict`);
   const mul = shown.find((s) => s.name === 'aten::mul');
-  check(mul && /^served by cuda:0 NVIDIA H100 80GB HBM3 in [\d.]+ ms; on AMD Instinct MI300X predicted [\d.]+ ms$/.test(mul.placement),
-    `predict: aten::mul says "${mul && mul.placement}"`);
+  // The prediction with its 10-90 % interval (ops --predict's predicted_low_ns, predicted_high_ns).
+  const mulRow = byName.get('aten::mul');
+  const mulPrediction = mulRow && mulRow.predictions[0];
+  const time = '[\\d.]+ (?:s|ms|µs|ns)';
+  check(mul && mulPrediction && new RegExp(`^served by cuda:0 NVIDIA H100 80GB HBM3 in ${time}; on AMD Instinct MI300X ` +
+    `predicted ${time} \\(${time}–${time}\\)$`).test(mul.placement) &&
+    mulPrediction.predicted_low_ns <= mulPrediction.predicted_ns && mulPrediction.predicted_ns <= mulPrediction.predicted_high_ns,
+    `predict: aten::mul says "${mul && mul.placement}" (interval ${mulPrediction && mulPrediction.predicted_low_ns}-${mulPrediction && mulPrediction.predicted_high_ns} ns)`);
   const mm = shown.find((s) => s.name === 'aten::mm');
   check(mm && mm.predicted === null && mm.placement.endsWith('predicted within aten::linear'),
     `predict: aten::mm, always inside aten::linear, says "${mm && mm.placement}"`);

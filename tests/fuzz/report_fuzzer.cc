@@ -4,7 +4,8 @@
 // ended the report in nlohmann's "type must be number, but is null". Inputs the reader refuses
 // are not the report's concern and are skipped. The analyses run one after another
 // (concurrent = false), so a failure reproduces from its input alone. `memory`'s analysis and JSON
-// run over the same trace.
+// run over the same trace, and `predict` on an MI300X and an A100 (the work estimates of every op
+// from its recorded shapes, link/op_work.h; a calibrated and an uncalibrated target family).
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include "memory_file.h"
 #include "report/html/report.h"
 #include "report/memory_report.h"
+#include "tensormorph/analysis/predict/predict.h"
 #include "tensormorph/import/importer.h"
 #include "tensormorph/link/linked_trace.h"
 
@@ -40,5 +42,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::ostringstream json;
   tensormorph::RenderMemory(json, {&*trace}, memory, tensormorph::OutputFormat::kJson);
   if (json.str().empty() || json.str().back() != '\n') __builtin_trap();
+  tensormorph::PredictQuery predict;
+  for (const tensormorph::DeviceSpec& spec : tensormorph::BuiltInDevices()) {
+    if (spec.key == "mi300x" || spec.key == "a100-sxm4-80gb") predict.targets.push_back(&spec);
+  }
+  const tensormorph::PredictResult predicted = tensormorph::PredictTrace(linked, predict);
+  for (const tensormorph::PredictRow& row : predicted.rows) {
+    if (row.counted_ns > row.measured_ns || row.predictions.size() != predict.targets.size()) {
+      __builtin_trap();
+    }
+    for (const tensormorph::Prediction& p : row.predictions) {
+      if (p.predicted_ns && (*p.predicted_ns < 0 ||
+                             (p.predicted_low_ns && *p.predicted_low_ns > *p.predicted_high_ns))) {
+        __builtin_trap();
+      }
+    }
+  }
   return 0;
 }

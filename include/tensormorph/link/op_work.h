@@ -45,4 +45,13 @@ std::optional<OpWork> EstimateOpWork(std::string_view op_name, const OpInputs& i
 // True for the op names EstimateOpWork knows.
 bool IsFlopCountedOp(std::string_view op_name);
 
+// The memory traffic of an op the FLOP counter does not know and whose time is decided by the
+// bytes it moves (op_work_traffic.cc: elementwise, normalization, softmax, reductions, copies,
+// embedding, index, cat and tensor-list updates), as the same lower bound: every tensor read once,
+// every output written once. `flops` is one per floating-point output element (per input element
+// for reductions), 0 for other types; `formula` starts with "memory:". Needs the element types
+// ("Input type"); nullopt for other ops and where a shape or type the rule needs is missing.
+std::optional<OpWork> EstimateOpTraffic(std::string_view op_name, const OpInputs& inputs);
+bool IsTrafficCountedOp(std::string_view op_name);
+
 }  // namespace tensormorph

@@ -15,6 +15,7 @@
 #include "analysis/compare/side_ops.h"
 #include "analysis/ranking.h"
 #include "analysis/roofline_ops.h"
+#include "link/slice_work.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/memory/memory_fit.h"
 #include "tensormorph/model/op_inputs.h"
@@ -252,7 +253,12 @@ void Comparer::AddSide(size_t side, const SideOps& ops,
   const LinkedTrace& linked = *sides_[side];
   const Trace& trace = linked.trace();
   const TraceLinks& links = linked.links();
-  const std::vector<std::optional<OpWork>>& work = linked.slice_work();
+  // Each op's work: the FLOP counter's, else the memory traffic of a memory-bound op.
+  const std::vector<std::optional<OpWork>>& flop_work = linked.slice_work();
+  const std::vector<std::optional<OpWork>> traffic = EstimateSliceTraffic(trace);
+  auto work_of = [&](uint32_t i) -> const std::optional<OpWork>& {
+    return flop_work[i] ? flop_work[i] : traffic[i];
+  };
   const size_t n = trace.slices.size();
   constexpr size_t kNoneRow = SIZE_MAX;
 
@@ -263,7 +269,7 @@ void Comparer::AddSide(size_t side, const SideOps& ops,
     if (!ops.has_work[i]) continue;
     const uint32_t p = ops.op_parent[i];
     counted_root[i] = p != kNoRow && counted_root[p] != kNoRow ? counted_root[p]
-                      : work[i]                                ? i
+                      : work_of(i)                             ? i
                                                                : kNoRow;
   }
   // Row-op calls in call order, each given its row: matched while the key's occurrence is below
@@ -352,7 +358,7 @@ void Comparer::AddSide(size_t side, const SideOps& ops,
   // The FLOP counter's work, from the outermost counted op of each call.
   for (uint32_t i = 0; i < n; ++i) {
     if (counted_root[i] != i || !ops.has_work[i]) continue;
-    const OpWork& w = *work[i];
+    const OpWork& w = *work_of(i);
     CellAccumulator& acc = table_[row_of_call[row_op[i]]].cells[side];
     CompareCell& cell = *acc.cell;
     cell.flops = cell.flops.value_or(0) + w.flops;

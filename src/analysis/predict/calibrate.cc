@@ -1,14 +1,17 @@
 // Calibrate (calibration.h): floors, fractions of roof and category ratios from real traces.
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <map>
+#include <string>
 #include <tuple>
 
 #include "analysis/predict/roof_time.h"
 #include "tensormorph/analysis/compare/compare.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/predict/calibration.h"
+#include "tensormorph/analysis/predict/predict.h"
 
 namespace tensormorph {
 namespace {
@@ -46,11 +49,125 @@ StatusOr<TraceSource> SourceOf(const LinkedTrace& linked, const std::vector<Devi
   return source;
 }
 
-struct EfficiencySums {
-  double roof_ns = 0, net_ns = 0;
-  uint64_t rows = 0;
+// The fixed cost and the fraction of roof of one (family, category), from the rows of the family's
+// traces (calibration.h).
+struct ClassRows {
+  std::vector<std::pair<double, uint64_t>> latency;  // (time per kernel, kernels) of latency rows
+  std::vector<std::array<double, 3>> rows;           // (kernels, roof time, device time)
   int64_t device_ns = 0;
+  double roof_ns = 0;
+
+  void Add(double kernels, double roof, int64_t time_ns) {
+    const auto time = static_cast<double>(time_ns);
+    if (roof / kernels < kLatencyRoofNs) {
+      latency.emplace_back(time / kernels, static_cast<uint64_t>(kernels));
+    }
+    rows.push_back({kernels, roof, time});
+    device_ns += time_ns;
+    roof_ns += roof;
+  }
 };
+
+uint64_t KernelsOf(const std::vector<std::pair<double, uint64_t>>& latency) {
+  uint64_t n = 0;
+  for (const auto& [ns, kernels] : latency) n += kernels;
+  return n;
+}
+
+// The kernel-weighted median of the time per kernel.
+double WeightedMedian(std::vector<std::pair<double, uint64_t>> latency) {
+  std::sort(latency.begin(), latency.end());
+  const uint64_t half = (KernelsOf(latency) + 1) / 2;
+  uint64_t seen = 0;
+  for (const auto& [ns, kernels] : latency) {
+    seen += kernels;
+    if (seen >= half) return ns;
+  }
+  return latency.empty() ? 0 : latency.back().first;
+}
+
+// 1 / fraction_of_roof, with the fixed cost given: least squares on the relative error,
+// minimize sum((kernels * kernel_ns + roof * b - time) / time)^2 over b >= 1.
+double InverseFraction(const ClassRows& c, double kernel_ns) {
+  double s12 = 0, s22 = 0, s2 = 0;
+  for (const auto& [kernels, roof, time] : c.rows) {
+    const double x1 = kernels / time, x2 = roof / time;
+    s12 += x1 * x2;
+    s22 += x2 * x2;
+    s2 += x2;
+  }
+  if (!(s22 > 0)) return 1;
+  return std::max(1.0, (s2 - kernel_ns * s12) / s22);
+}
+
+// The workloads of the calibration: sources joined by the pairs (connected components).
+std::vector<size_t> WorkloadOf(size_t sources, const std::vector<CalibrationPair>& pairs) {
+  std::vector<size_t> of(sources);
+  for (size_t i = 0; i < sources; ++i) of[i] = i;
+  auto root = [&](size_t i) {
+    while (of[i] != i) i = of[i] = of[of[i]];
+    return i;
+  };
+  for (const CalibrationPair& p : pairs) of[root(p.first)] = root(p.second);
+  for (size_t i = 0; i < sources; ++i) of[i] = root(i);
+  return of;
+}
+
+double Percentile(std::vector<double> values, double q) {
+  std::sort(values.begin(), values.end());
+  return values[static_cast<size_t>(q * static_cast<double>(values.size() - 1))];
+}
+
+StatusOr<Calibration> CalibrateOn(const std::vector<const LinkedTrace*>& traces,
+                                  const std::vector<DeviceSpec>& devices, bool intervals);
+
+// Leave one workload out: calibrate without it, predict each of its pairs both ways with that,
+// and keep measured / predicted per (category, size class).
+StatusOr<std::vector<PredictionInterval>> HeldOutIntervals(
+    const std::vector<const LinkedTrace*>& traces, const std::vector<DeviceSpec>& devices,
+    const Calibration& calibration) {
+  const std::vector<size_t> workload = WorkloadOf(traces.size(), calibration.pairs);
+  std::vector<size_t> workloads;
+  for (const CalibrationPair& p : calibration.pairs) workloads.push_back(workload[p.first]);
+  std::sort(workloads.begin(), workloads.end());
+  workloads.erase(std::unique(workloads.begin(), workloads.end()), workloads.end());
+  if (workloads.size() < 2) return std::vector<PredictionInterval>{};
+  std::map<std::pair<std::string, std::string>, std::vector<double>> ratios;
+  for (size_t held_out : workloads) {
+    std::vector<const LinkedTrace*> rest;
+    for (size_t i = 0; i < traces.size(); ++i) {
+      if (workload[i] != held_out) rest.push_back(traces[i]);
+    }
+    TM_ASSIGN_OR_RETURN(const Calibration without, CalibrateOn(rest, devices, false));
+    for (const CalibrationPair& p : calibration.pairs) {
+      if (workload[p.first] != held_out) continue;
+      for (const auto& [from, to] : {std::pair(p.first, p.second), std::pair(p.second, p.first)}) {
+        PredictQuery query;
+        query.devices = &devices;
+        query.calibration = &without;
+        TM_ASSIGN_OR_RETURN(const MeasuredPrediction m,
+                            PredictAgainstMeasured(*traces[from], *traces[to], query, 0));
+        for (size_t r = 0; r < m.result.rows.size(); ++r) {
+          const PredictRow& row = m.result.rows[r];
+          const std::optional<int64_t>& predicted = row.predictions[0].predicted_ns;
+          const std::optional<int64_t>& there = m.evaluation.target_ns[r];
+          if (!predicted || !there || *predicted <= 0 || *there <= 0) continue;
+          const double ratio = static_cast<double>(*there) / static_cast<double>(*predicted);
+          const std::string size = IsSmallRow(row) ? "small" : "large";
+          ratios[{WorkCategoryName(row.category), size}].push_back(ratio);
+          ratios[{"all", size}].push_back(ratio);
+        }
+      }
+    }
+  }
+  std::vector<PredictionInterval> out;
+  for (const auto& [key, values] : ratios) {
+    if (values.size() < kMinIntervalRows) continue;
+    out.push_back(
+        {key.first, key.second, Percentile(values, 0.1), Percentile(values, 0.9), values.size()});
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -66,6 +183,17 @@ const FamilyCalibration* Calibration::Family(std::string_view family) const {
   return nullptr;
 }
 
+const PredictionInterval* Calibration::Interval(WorkCategory category, bool small) const {
+  const std::string_view size = small ? "small" : "large";
+  const PredictionInterval* pooled = nullptr;
+  for (const PredictionInterval& i : intervals) {
+    if (i.size != size || i.rows < kMinIntervalRows) continue;
+    if (i.category == WorkCategoryName(category)) return &i;
+    if (i.category == "all") pooled = &i;
+  }
+  return pooled;
+}
+
 const CategoryRatio* Calibration::Ratio(std::string_view from, std::string_view to,
                                         WorkCategory category) const {
   for (const CategoryRatio& r : ratios) {
@@ -76,6 +204,13 @@ const CategoryRatio* Calibration::Ratio(std::string_view from, std::string_view 
 
 StatusOr<Calibration> Calibrate(const std::vector<const LinkedTrace*>& traces,
                                 const std::vector<DeviceSpec>& devices) {
+  return CalibrateOn(traces, devices, true);
+}
+
+namespace {
+
+StatusOr<Calibration> CalibrateOn(const std::vector<const LinkedTrace*>& traces,
+                                  const std::vector<DeviceSpec>& devices, bool intervals) {
   Calibration calibration;
   std::vector<TraceSource> sources;
   for (const LinkedTrace* linked : traces) {
@@ -114,10 +249,9 @@ StatusOr<Calibration> Calibrate(const std::vector<const LinkedTrace*>& traces,
     calibration.families.push_back(std::move(f));
   }
 
-  // Fractions of roof: each trace's own op rows against its own device.
-  std::map<std::pair<std::string, size_t>, EfficiencySums> sums;
+  // Fixed costs and fractions of roof: each trace's own op rows against its own device.
+  std::map<std::pair<std::string, size_t>, ClassRows> classes;
   for (const TraceSource& s : sources) {
-    const int64_t floor = calibration.Family(s.family)->kernel_floor_ns;
     CompareQuery query;
     query.devices = &devices;
     query.side_headers = false;
@@ -125,30 +259,46 @@ StatusOr<Calibration> Calibrate(const std::vector<const LinkedTrace*>& traces,
     for (const CompareRow& row : rows.rows) {
       const std::optional<CompareCell>& cell = row.sides[0];
       if (!cell || !cell->flops || !cell->bytes || cell->device_index != s.device) continue;
-      if (cell->flops_device_ns != cell->device_ns || cell->device_ns <= 0) continue;
+      if (cell->flops_device_ns != cell->device_ns || cell->device_ns <= 0 || cell->kernels == 0) {
+        continue;
+      }
       const std::optional<RoofTime> roof =
           RoofTimeOn(*s.spec, cell->precision, *cell->flops, *cell->bytes);
-      const double net = static_cast<double>(cell->device_ns) -
-                         static_cast<double>(cell->kernels) * static_cast<double>(floor);
-      if (!roof || net <= 0) continue;
-      EfficiencySums& e = sums[{s.family, static_cast<size_t>(row.category)}];
-      e.roof_ns += roof->ns();
-      e.net_ns += net;
-      ++e.rows;
-      e.device_ns += cell->device_ns;
+      if (!roof || !(roof->ns() > 0)) continue;
+      classes[{s.family, static_cast<size_t>(row.category)}].Add(static_cast<double>(cell->kernels),
+                                                                 roof->ns(), cell->device_ns);
     }
   }
-  for (const auto& [at, e] : sums) {
-    // Every family with sums has its floor row (above).
-    for (FamilyCalibration& f : calibration.families) {
-      if (f.family == at.first) {
-        f.efficiency[at.second] =
-            CategoryEfficiency{e.roof_ns / e.net_ns, e.rows, e.device_ns, e.roof_ns};
+  for (FamilyCalibration& f : calibration.families) {
+    std::vector<std::pair<double, uint64_t>> family_latency;
+    for (const auto& [at, c] : classes) {
+      if (at.first == f.family) {
+        family_latency.insert(family_latency.end(), c.latency.begin(), c.latency.end());
       }
+    }
+    for (const auto& [at, c] : classes) {
+      if (at.first != f.family) continue;
+      CategoryEfficiency e;
+      if (KernelsOf(c.latency) >= kLatencyMinKernels) {
+        e.kernel_ns = WeightedMedian(c.latency);
+        e.latency_kernels = KernelsOf(c.latency);
+      } else if (KernelsOf(family_latency) >= kLatencyMinKernels) {
+        e.kernel_ns = WeightedMedian(family_latency);
+        e.kernel_ns_from = "family";
+        e.latency_kernels = KernelsOf(family_latency);
+      } else {
+        e.kernel_ns = static_cast<double>(f.kernel_floor_ns);
+        e.kernel_ns_from = "floor";
+      }
+      e.fraction_of_roof = 1 / InverseFraction(c, e.kernel_ns);
+      e.rows = c.rows.size();
+      e.device_ns = c.device_ns;
+      e.roof_ns = c.roof_ns;
+      f.efficiency[at.second] = e;
     }
   }
 
-  // Category ratios over the pairs of traces of one workload on two families.
+  // Category ratios and kernel counts over the pairs of traces of one workload on two families.
   std::map<std::tuple<std::string, std::string, size_t>, CategoryRatio> ratios;
   for (size_t i = 0; i < sources.size(); ++i) {
     for (size_t j = i + 1; j < sources.size(); ++j) {
@@ -166,18 +316,20 @@ StatusOr<Calibration> Calibrate(const std::vector<const LinkedTrace*>& traces,
       if (matched < kPairMatchedShare) continue;
       calibration.pairs.push_back({i, j, matched});
       // work[c][from]: {time past the floors on `from`, on the other side}, both with the
-      // kernel count of `from` (the one a prediction from it knows).
+      // kernel count of `from` (the one a prediction from it knows); kernels[c][side].
       const std::array<int64_t, 2> floor = {calibration.Family(sources[i].family)->kernel_floor_ns,
                                             calibration.Family(sources[j].family)->kernel_floor_ns};
       std::array<std::array<std::array<int64_t, 2>, 2>, kWorkCategoryCount> work{};
+      std::array<std::array<uint64_t, 2>, kWorkCategoryCount> kernels{};
       for (const CompareRow& row : pair.rows) {
         if (!row.matched) continue;
+        const auto c = static_cast<size_t>(row.category);
         for (size_t from = 0; from < 2; ++from) {
-          const auto kernels = static_cast<int64_t>(row.sides[from]->kernels);
+          kernels[c][from] += row.sides[from]->kernels;
+          const auto k = static_cast<int64_t>(row.sides[from]->kernels);
           for (size_t s = 0; s < 2; ++s) {
             const size_t side = s == 0 ? from : 1 - from;
-            work[static_cast<size_t>(row.category)][from][s] +=
-                std::max<int64_t>(0, row.sides[side]->device_ns - kernels * floor[side]);
+            work[c][from][s] += std::max<int64_t>(0, row.sides[side]->device_ns - k * floor[side]);
           }
         }
       }
@@ -192,6 +344,8 @@ StatusOr<Calibration> Calibrate(const std::vector<const LinkedTrace*>& traces,
           r.category = static_cast<WorkCategory>(c);
           r.from_ns += work[c][from][0];
           r.to_ns += work[c][from][1];
+          r.from_kernels += kernels[c][from];
+          r.to_kernels += kernels[c][1 - from];
           ++r.pairs;
         }
       }
@@ -199,9 +353,17 @@ StatusOr<Calibration> Calibrate(const std::vector<const LinkedTrace*>& traces,
   }
   for (auto& [at, r] : ratios) {
     r.ratio = static_cast<double>(r.to_ns) / static_cast<double>(r.from_ns);
+    r.kernel_ratio = r.from_kernels > 0
+                         ? static_cast<double>(r.to_kernels) / static_cast<double>(r.from_kernels)
+                         : 1;
     calibration.ratios.push_back(std::move(r));
+  }
+  if (intervals) {
+    TM_ASSIGN_OR_RETURN(calibration.intervals, HeldOutIntervals(traces, devices, calibration));
   }
   return calibration;
 }
+
+}  // namespace
 
 }  // namespace tensormorph

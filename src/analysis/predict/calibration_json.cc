@@ -1,9 +1,10 @@
-// tensormorph.calibration/1 (docs/predict.md): written by `tensormorph calibrate`, read by
+// tensormorph.calibration/2 (docs/predict.md): written by `tensormorph calibrate`, read by
 // --calibration and for the built-in calibration. The reader checks every field it uses and names
 // the one that is wrong; unknown fields are ignored, so a later schema may add some.
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -15,7 +16,7 @@ namespace tensormorph {
 namespace {
 
 using nlohmann::ordered_json;
-constexpr const char* kSchema = "tensormorph.calibration/1";
+constexpr const char* kSchema = "tensormorph.calibration/2";
 
 // Reads fields of one object, the first error kept with the path of the field.
 class FieldReader {
@@ -62,6 +63,20 @@ class FieldReader {
     const double value = v ? v->get<double>() : 0;
     if (v && !(value > 0 && value < 1e300)) Fail(name, "expected a positive number");
     return value;
+  }
+  double NonNegative(const char* name) {
+    const ordered_json* v = Get(name, &ordered_json::is_number, "a number");
+    const double value = v ? v->get<double>() : 0;
+    if (v && !(value >= 0 && value < 1e300)) Fail(name, "expected a non-negative number");
+    return value;
+  }
+  // One of `allowed`.
+  std::string OneOf(const char* name, std::initializer_list<std::string_view> allowed) {
+    std::string text = String(name);
+    if (error_->empty() && std::find(allowed.begin(), allowed.end(), text) == allowed.end()) {
+      Fail(name, fmt::format("unknown value \"{}\"", text));
+    }
+    return text;
   }
   const ordered_json* Array(const char* name) {
     return Get(name, &ordered_json::is_array, "an array");
@@ -111,6 +126,9 @@ std::string CalibrationJson(const Calibration& calibration) {
       if (!f.efficiency[c]) continue;
       const CategoryEfficiency& e = *f.efficiency[c];
       efficiency.push_back({{"category", WorkCategoryName(static_cast<WorkCategory>(c))},
+                            {"kernel_ns", e.kernel_ns},
+                            {"kernel_ns_from", e.kernel_ns_from},
+                            {"latency_kernels", e.latency_kernels},
                             {"fraction_of_roof", e.fraction_of_roof},
                             {"rows", e.rows},
                             {"device_ns", e.device_ns},
@@ -130,7 +148,18 @@ std::string CalibrationJson(const Calibration& calibration) {
                       {"ratio", r.ratio},
                       {"from_ns", r.from_ns},
                       {"to_ns", r.to_ns},
+                      {"kernel_ratio", r.kernel_ratio},
+                      {"from_kernels", r.from_kernels},
+                      {"to_kernels", r.to_kernels},
                       {"pairs", r.pairs}});
+  }
+  ordered_json& intervals = doc["intervals"] = ordered_json::array();
+  for (const PredictionInterval& i : calibration.intervals) {
+    intervals.push_back({{"category", i.category},
+                         {"size", i.size},
+                         {"low", i.low},
+                         {"high", i.high},
+                         {"rows", i.rows}});
   }
   return doc.dump(2) + "\n";
 }
@@ -180,9 +209,17 @@ StatusOr<Calibration> ParseCalibration(std::string_view text, const std::string&
       for (size_t i = 0; i < rows->size() && error.empty(); ++i) {
         FieldReader e((*rows)[i], fmt::format("{}.efficiency[{}]", r.where(), i), &error);
         const WorkCategory category = e.Category("category");
-        CategoryEfficiency value{e.Positive("fraction_of_roof"),
-                                 static_cast<uint64_t>(e.Integer("rows")), e.Integer("device_ns"),
-                                 e.Positive("roof_ns")};
+        CategoryEfficiency value;
+        value.kernel_ns = e.NonNegative("kernel_ns");
+        value.kernel_ns_from = e.OneOf("kernel_ns_from", {"category", "family", "floor"});
+        value.latency_kernels = static_cast<uint64_t>(e.Integer("latency_kernels"));
+        value.fraction_of_roof = e.Positive("fraction_of_roof");
+        if (error.empty() && value.fraction_of_roof > 1) {
+          e.Fail("fraction_of_roof", "expected at most 1");
+        }
+        value.rows = static_cast<uint64_t>(e.Integer("rows"));
+        value.device_ns = e.Integer("device_ns");
+        value.roof_ns = e.Positive("roof_ns");
         if (error.empty() && f.efficiency[static_cast<size_t>(category)]) {
           e.Fail("category", "given twice");
         }
@@ -200,6 +237,9 @@ StatusOr<Calibration> ParseCalibration(std::string_view text, const std::string&
     ratio.ratio = r.Positive("ratio");
     ratio.from_ns = r.Integer("from_ns");
     ratio.to_ns = r.Integer("to_ns");
+    ratio.kernel_ratio = r.Positive("kernel_ratio");
+    ratio.from_kernels = static_cast<uint64_t>(r.Integer("from_kernels"));
+    ratio.to_kernels = static_cast<uint64_t>(r.Integer("to_kernels"));
     const int64_t pairs = r.Integer("pairs");
     if (pairs > UINT32_MAX) r.Fail("pairs", "out of range");
     ratio.pairs = static_cast<uint32_t>(pairs);
@@ -207,6 +247,19 @@ StatusOr<Calibration> ParseCalibration(std::string_view text, const std::string&
       r.Fail("", "the same (from, to, category) given twice");
     }
     out.ratios.push_back(std::move(ratio));
+  });
+  each("intervals", [&](FieldReader& r) {
+    PredictionInterval i;
+    i.category = r.String("category");
+    if (error.empty() && i.category != "all" && !ParseWorkCategory(i.category)) {
+      r.Fail("category", fmt::format("unknown category \"{}\"", i.category));
+    }
+    i.size = r.OneOf("size", {"small", "large"});
+    i.low = r.Positive("low");
+    i.high = r.Positive("high");
+    if (error.empty() && i.low > i.high) r.Fail("high", "below low");
+    i.rows = static_cast<uint64_t>(r.Integer("rows"));
+    out.intervals.push_back(std::move(i));
   });
   if (!error.empty()) return UnreadableInput(error);
   return out;

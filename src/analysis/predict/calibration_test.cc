@@ -37,9 +37,9 @@ TEST(Calibration, ErrorsNameTheFileAndTheField) {
     EXPECT_FALSE(parsed.ok()) << from << " -> " << to;
     return parsed.ok() ? std::string() : parsed.status().message();
   };
-  EXPECT_EQ(error_of("tensormorph.calibration/1", "tensormorph.calibration/9"),
+  EXPECT_EQ(error_of("tensormorph.calibration/2", "tensormorph.calibration/9"),
             "cal.json: schema: \"tensormorph.calibration/9\", expected "
-            "\"tensormorph.calibration/1\"");
+            "\"tensormorph.calibration/2\"");
   EXPECT_EQ(error_of("\"kernel_floor_ns\": ", "\"kernel_floor_ns\": -"),
             "cal.json: families[0].kernel_floor_ns: expected a non-negative integer");
   EXPECT_EQ(error_of("\"category\": \"gemm\"", "\"category\": \"matmul\""),
@@ -48,6 +48,14 @@ TEST(Calibration, ErrorsNameTheFileAndTheField) {
             "cal.json: ratios[0].ratio: expected a positive number");
   EXPECT_EQ(error_of("\"first\": 0", "\"first\": 99"),
             "cal.json: pairs[0]: names a source that is not in sources");
+  EXPECT_EQ(error_of("\"kernel_ns_from\": \"category\"", "\"kernel_ns_from\": \"guess\""),
+            "cal.json: families[0].efficiency[0].kernel_ns_from: unknown value \"guess\"");
+  EXPECT_EQ(error_of("\"fraction_of_roof\": 0", "\"fraction_of_roof\": 7"),
+            "cal.json: families[0].efficiency[0].fraction_of_roof: expected at most 1");
+  EXPECT_EQ(error_of("\"size\": \"large\"", "\"size\": \"huge\""),
+            "cal.json: intervals[0].size: unknown value \"huge\"");
+  EXPECT_EQ(error_of("\"kernel_ratio\": ", "\"kernel_ratio\": -"),
+            "cal.json: ratios[0].kernel_ratio: expected a positive number");
   EXPECT_EQ(ParseCalibration("{", "cal.json").status().message(), "cal.json: not JSON");
   EXPECT_EQ(ParseCalibration("[]", "cal.json").status().message(), "cal.json: expected an object");
 }

@@ -55,9 +55,18 @@ std::optional<double> PeakRatio(const PredictRow& row, Precision dominant, const
 }
 
 void Finish(Errors& e) {
-  e.score.model_mdape = Median(e.model);
-  e.score.no_change_mdape = Median(e.no_change);
-  if (e.peak_known) e.score.peak_ratio_mdape = Median(e.peak_ratio);
+  EvaluationScore& s = e.score;
+  s.model_mdape = Median(e.model);
+  s.no_change_mdape = Median(e.no_change);
+  s.model_total_error = PercentError(static_cast<double>(s.predicted_ns), s.target_ns);
+  s.no_change_total_error = PercentError(static_cast<double>(s.source_ns), s.target_ns);
+  if (!e.peak_known) {
+    s.peak_ratio_ns.reset();
+    return;
+  }
+  s.peak_ratio_mdape = Median(e.peak_ratio);
+  s.peak_ratio_total_error =
+      PercentError(static_cast<double>(s.peak_ratio_ns.value_or(0)), s.target_ns);
 }
 
 }  // namespace
@@ -79,7 +88,7 @@ PredictEvaluation EvaluatePrediction(const CompareResult& pair, const PredictRes
 
   std::unordered_map<std::string, const CompareRow*> by_key;
   for (const CompareRow& row : pair.rows) by_key.emplace(row.key, &row);
-  Errors overall;
+  Errors overall, small;
   std::array<Errors, kWorkCategoryCount> categories;
   out.target_ns.resize(predicted.rows.size());
   out.peak_ratio_ns.resize(predicted.rows.size());
@@ -98,7 +107,13 @@ PredictEvaluation EvaluatePrediction(const CompareResult& pair, const PredictRes
     }
     const std::optional<double> peak = PeakRatio(row, dominant, source, target);
     if (peak) out.peak_ratio_ns[r] = std::llround(static_cast<double>(row.measured_ns) * *peak);
-    for (Errors* e : {&overall, &categories[static_cast<size_t>(row.category)]}) {
+    if (p.predicted_low_ns && p.predicted_high_ns) {
+      ++out.interval_rows;
+      out.inside_interval += *p.predicted_low_ns <= measured && measured <= *p.predicted_high_ns;
+    }
+    std::vector<Errors*> scores = {&overall, &categories[static_cast<size_t>(row.category)]};
+    if (IsSmallRow(row)) scores.push_back(&small);
+    for (Errors* e : scores) {
       e->model.push_back(PercentError(static_cast<double>(*p.predicted_ns), measured));
       e->no_change.push_back(PercentError(static_cast<double>(row.measured_ns), measured));
       if (peak) {
@@ -109,15 +124,30 @@ PredictEvaluation EvaluatePrediction(const CompareResult& pair, const PredictRes
       e->score.source_ns += row.measured_ns;
       e->score.target_ns += measured;
       e->score.predicted_ns += *p.predicted_ns;
+      if (peak) e->score.peak_ratio_ns = e->score.peak_ratio_ns.value_or(0) + *out.peak_ratio_ns[r];
     }
   }
   Finish(overall);
   out.overall = overall.score;
+  if (small.score.rows > 0) {
+    Finish(small);
+    out.small_rows = small.score;
+  }
+  Errors totals;  // one entry per category: its total's error
   for (size_t c = 0; c < kWorkCategoryCount; ++c) {
     if (categories[c].score.rows == 0) continue;
     Finish(categories[c]);
-    out.categories[c] = categories[c].score;
+    const EvaluationScore& s = categories[c].score;
+    out.categories[c] = s;
+    totals.model.push_back(s.model_total_error);
+    totals.no_change.push_back(s.no_change_total_error);
+    if (s.peak_ratio_total_error) totals.peak_ratio.push_back(*s.peak_ratio_total_error);
+    totals.peak_known = totals.peak_known && s.peak_ratio_total_error.has_value();
   }
+  out.category_totals.categories = totals.model.size();
+  out.category_totals.model_mdape = Median(totals.model);
+  out.category_totals.no_change_mdape = Median(totals.no_change);
+  if (totals.peak_known) out.category_totals.peak_ratio_mdape = Median(totals.peak_ratio);
   return out;
 }
 

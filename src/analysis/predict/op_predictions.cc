@@ -18,7 +18,15 @@ void AddRow(const PredictRow& row, const std::vector<PredictTargetInfo>& targets
       sum.unpredicted_measured_ns += row.measured_ns;
       continue;
     }
+    const bool first = !sum.predicted_ns;
     sum.predicted_ns = sum.predicted_ns.value_or(0) + *p.predicted_ns;
+    if (p.predicted_low_ns && p.predicted_high_ns && (first || sum.predicted_low_ns)) {
+      sum.predicted_low_ns = sum.predicted_low_ns.value_or(0) + *p.predicted_low_ns;
+      sum.predicted_high_ns = sum.predicted_high_ns.value_or(0) + *p.predicted_high_ns;
+    } else {
+      sum.predicted_low_ns.reset();
+      sum.predicted_high_ns.reset();
+    }
     if (!sum.model && !sum.mixed_models) {
       sum.model = p.model;
     } else if (sum.model != p.model) {

@@ -34,18 +34,35 @@ class Predictor {
     if (source_ != nullptr && target.spec == source_) {
       p.model = PredictModel::kSameDevice;
       p.predicted_ns = row.measured_ns;
+      p.predicted_low_ns = p.predicted_high_ns = row.measured_ns;
       return p;
     }
-    // Another device of the source's family (H100 -> H200): the calibration's efficiencies and
+    p = PredictWithoutInterval(row, target);
+    if (p.predicted_ns && p.model != PredictModel::kSourceFraction) {
+      if (const PredictionInterval* i = calibration_.Interval(row.category, IsSmallRow(row))) {
+        p.predicted_low_ns = RoundNs(static_cast<double>(*p.predicted_ns) * i->low);
+        p.predicted_high_ns = RoundNs(static_cast<double>(*p.predicted_ns) * i->high);
+      }
+    }
+    return p;
+  }
+
+ private:
+  Prediction PredictWithoutInterval(const PredictRow& row, const Target& target) const {
+    Prediction p;
+    // Another device of the source's family (H100 -> H200): the calibration's fractions and
     // ratios describe other workloads on other families; the row's own efficiency carries over.
     if (source_ != nullptr && target.family == source_family_) {
       if (std::optional<double> ns = ByRoofRatio(row, *target.spec)) {
         p.model = PredictModel::kRoofRatio;
         p.predicted_ns = RoundNs(*ns);
+        p.calibration = source_calibration_ != nullptr
+                            ? source_family_ + " fixed costs, the rest by the roofs' ratio"
+                            : "the roofs' ratio";
         return p;
       }
     }
-    // The kernels of the part the FLOP counter covers (all, unless part of the row is not).
+    // The kernels of the part the work estimates cover (all, unless part of the row is not).
     const auto row_kernels = static_cast<double>(row.kernels);
     const double counted_kernels = row.measured_ns > 0
                                        ? row_kernels * static_cast<double>(row.counted_ns) /
@@ -57,10 +74,7 @@ class Predictor {
       if (rest <= 0) return p;
       std::optional<double> rest_ns =
           ByRatio(row.category, rest, row_kernels - counted_kernels, target);
-      if (!rest_ns)
-        return None(row, target,
-                    "part of the row's time is not covered by the FLOP "
-                    "counter, and ");
+      if (!rest_ns) return None(row, target, "part of the row's time has no work estimate, and ");
       p.model = PredictModel::kRooflineAndRatio;
       *p.predicted_ns += RoundNs(*rest_ns);
       return p;
@@ -68,24 +82,43 @@ class Predictor {
     if (std::optional<double> ns = ByRatio(row.category, row.measured_ns, row_kernels, target)) {
       p.model = PredictModel::kCategoryRatio;
       p.predicted_ns = RoundNs(*ns);
+      p.calibration = source_family_ + " -> " + target.family;
       return p;
+    }
+    if (target.calibration == nullptr) {
+      if (std::optional<Prediction> uncalibrated = SourceFraction(row, target))
+        return *uncalibrated;
     }
     return None(row, target, "no work estimate for the row, and ");
   }
 
- private:
   Prediction None(const PredictRow& row, const Target& target, const std::string& why) const {
     Prediction p;
-    p.why_none = source_ == nullptr
-                     ? "the trace's device is not in the device database"
-                     : why + "no " + WorkCategoryName(row.category) + " ratio " + source_family_ +
-                           " -> " + target.family + " is calibrated";
+    if (source_ == nullptr) {
+      p.why_none = "the trace's device is not in the device database";
+    } else if (target.calibration == nullptr && calibration_.Family(source_family_) != nullptr &&
+               BandwidthOf(*target.spec)) {
+      p.why_none = "the family " + target.family +
+                   " is not calibrated, and the row is not roofline-bound on the source (its "
+                   "fixed costs are half its time or more, or it has no work estimate)";
+    } else {
+      p.why_none = why + "no " + WorkCategoryName(row.category) + " ratio " + source_family_ +
+                   " -> " + target.family + " is calibrated";
+    }
     return p;
   }
 
-  // The row's time on a device of the source's family: the part the FLOP counter covers times
-  // (its roof time on the target / on the source), the rest taken as memory-bound (times the
-  // source's bandwidth / the target's). nullopt when a peak is unknown.
+  const CategoryEfficiency* EfficiencyOf(const FamilyCalibration* family,
+                                         WorkCategory category) const {
+    if (family == nullptr) return nullptr;
+    const std::optional<CategoryEfficiency>& e = family->efficiency[static_cast<size_t>(category)];
+    return e ? &*e : nullptr;
+  }
+
+  // The row's time on a device of the source's family: the fixed costs of its kernels (the
+  // family's calibrated kernel_ns, 0 without one) kept; the rest of the part the work estimates
+  // cover times (its roof time on the target / on the source); the uncovered part taken as
+  // memory-bound (times the source's bandwidth / the target's). nullopt when a peak is unknown.
   std::optional<double> ByRoofRatio(const PredictRow& row, const DeviceSpec& target) const {
     const std::optional<double> source_bandwidth = BandwidthOf(*source_);
     const std::optional<double> target_bandwidth = BandwidthOf(target);
@@ -98,7 +131,15 @@ class Predictor {
       const std::optional<RoofTime> on_target =
           RoofTimeOn(target, row.precision, *row.flops, *row.bytes);
       if (!on_source || !on_target || on_source->ns() <= 0) return std::nullopt;
-      counted = static_cast<double>(row.counted_ns) * on_target->ns() / on_source->ns();
+      const CategoryEfficiency* e = EfficiencyOf(source_calibration_, row.category);
+      const double kernels = row.measured_ns > 0 ? static_cast<double>(row.kernels) *
+                                                       static_cast<double>(row.counted_ns) /
+                                                       static_cast<double>(row.measured_ns)
+                                                 : 0;
+      const double fixed =
+          std::min(static_cast<double>(row.counted_ns), e ? kernels * e->kernel_ns : 0.0);
+      counted =
+          fixed + (static_cast<double>(row.counted_ns) - fixed) * on_target->ns() / on_source->ns();
       rest -= row.counted_ns;
     }
     return counted +
@@ -119,27 +160,53 @@ class Predictor {
     return kernels * static_cast<double>(target.calibration->kernel_floor_ns) + work * ratio->ratio;
   }
 
-  // kernels * target floor + max(FLOPs / peak, bytes / bandwidth) / the fraction of roof the
-  // category reaches on the target's family; nullopt when a figure is missing.
+  // kernels on the target * the category's fixed cost there + max(FLOPs / peak, bytes /
+  // bandwidth) / the fraction of roof the category reaches on the target's family; nullopt when a
+  // figure is missing.
   std::optional<Prediction> Roofline(const PredictRow& row, double kernels,
                                      const Target& target) const {
-    if (!row.flops || !row.bytes || row.counted_ns <= 0 || target.calibration == nullptr) {
-      return std::nullopt;
-    }
-    const std::optional<CategoryEfficiency>& efficiency =
-        target.calibration->efficiency[static_cast<size_t>(row.category)];
-    if (!efficiency) return std::nullopt;
+    if (!row.flops || !row.bytes || row.counted_ns <= 0) return std::nullopt;
+    const CategoryEfficiency* efficiency = EfficiencyOf(target.calibration, row.category);
+    if (efficiency == nullptr) return std::nullopt;
     const std::optional<RoofTime> roof =
         RoofTimeOn(*target.spec, row.precision, *row.flops, *row.bytes);
     if (!roof) return std::nullopt;
-    const double floors = kernels * static_cast<double>(target.calibration->kernel_floor_ns);
+    const CategoryRatio* ratio = calibration_.Ratio(source_family_, target.family, row.category);
+    const double target_kernels = kernels * (ratio != nullptr ? ratio->kernel_ratio : 1.0);
+    const double fixed = target_kernels * efficiency->kernel_ns;
     const double work = roof->ns() / efficiency->fraction_of_roof;
     Prediction p;
     p.model = PredictModel::kRoofline;
-    p.predicted_ns = RoundNs(floors + work);
-    p.bound = floors > kLatencyShare * (floors + work) ? Bound::kLatency
-              : roof->compute_bound()                  ? Bound::kCompute
-                                                       : Bound::kMemory;
+    p.predicted_ns = RoundNs(fixed + work);
+    p.bound = fixed > kLatencyShare * (fixed + work) ? Bound::kLatency
+              : roof->compute_bound()                ? Bound::kCompute
+                                                     : Bound::kMemory;
+    p.calibration = ratio != nullptr ? target.family + " (kernels " + source_family_ + " -> " +
+                                           target.family + ")"
+                                     : target.family;
+    return p;
+  }
+
+  // A target family without calibration: a row that is roofline-bound on the source (its fixed
+  // costs there under half its time), at the source family's fraction of roof on the target's
+  // peaks. Its fixed costs on the target are unknown and left out.
+  std::optional<Prediction> SourceFraction(const PredictRow& row, const Target& target) const {
+    if (source_ == nullptr || !row.flops || !row.bytes || row.counted_ns != row.measured_ns ||
+        row.measured_ns <= 0) {
+      return std::nullopt;
+    }
+    const CategoryEfficiency* e = EfficiencyOf(source_calibration_, row.category);
+    if (e == nullptr) return std::nullopt;
+    const double fixed = static_cast<double>(row.kernels) * e->kernel_ns;
+    if (fixed >= kLatencyShare * static_cast<double>(row.measured_ns)) return std::nullopt;
+    const std::optional<RoofTime> roof =
+        RoofTimeOn(*target.spec, row.precision, *row.flops, *row.bytes);
+    if (!roof) return std::nullopt;
+    Prediction p;
+    p.model = PredictModel::kSourceFraction;
+    p.predicted_ns = RoundNs(roof->ns() / e->fraction_of_roof);
+    p.bound = roof->compute_bound() ? Bound::kCompute : Bound::kMemory;
+    p.calibration = source_family_ + " fraction of roof; " + target.family + " is not calibrated";
     return p;
   }
 
@@ -172,6 +239,8 @@ const char* PredictModelName(PredictModel model) {
       return "same_device";
     case PredictModel::kRoofRatio:
       return "roof_ratio";
+    case PredictModel::kSourceFraction:
+      return "source_fraction";
     case PredictModel::kNone:
       return "none";
   }
@@ -210,13 +279,17 @@ PredictResult PredictRows(const CompareResult& compared, size_t side, const Link
     const bool any_ratio = std::any_of(
         calibration.ratios.begin(), calibration.ratios.end(),
         [&](const CategoryRatio& r) { return r.from == result.source_family && r.to == t.family; });
-    if (spec != source && !any_ratio && (!BandwidthOf(*spec) || t.calibration == nullptr)) {
-      info.unusable = !BandwidthOf(*spec)
-                          ? "the device database has no peaks for it (give them with "
-                            "--device-spec), and no ratio to it is calibrated"
-                          : "its family " + t.family +
-                                " is not calibrated (tensormorph calibrate TRACES... on it, then "
-                                "--calibration FILE)";
+    // A family without calibration still gets the rows that are roofline-bound on the source
+    // (source_fraction), when the source's family is calibrated and the target has peaks.
+    if (spec != source && !any_ratio && !BandwidthOf(*spec)) {
+      info.unusable =
+          "the device database has no peaks for it (give them with --device-spec), and no ratio "
+          "to it is calibrated";
+    } else if (spec != source && !any_ratio && t.calibration == nullptr &&
+               (t.family != result.source_family || source == nullptr) &&
+               calibration.Family(result.source_family) == nullptr) {
+      info.unusable = "neither its family " + t.family + " nor the trace's is calibrated (" +
+                      "tensormorph calibrate TRACES... on them, then --calibration FILE)";
     }
     result.targets.push_back(std::move(info));
     targets.push_back(t);
@@ -249,6 +322,9 @@ PredictResult PredictRows(const CompareResult& compared, size_t side, const Link
       category->targets.resize(targets.size());
     }
     category->measured_ns += row.measured_ns;
+    result.coverage.kernel_ns += row.measured_ns;
+    result.coverage.counted_ns += row.counted_ns;
+    if (row.origin == "no_op") result.coverage.under_no_op_ns += row.measured_ns;
     for (size_t t = 0; t < targets.size(); ++t) {
       row.predictions.push_back(predictor.Predict(row, targets[t]));
       AddTo(&result.totals[t], row, row.predictions.back());
@@ -267,6 +343,11 @@ PredictResult PredictRows(const CompareResult& compared, size_t side, const Link
   result.row_count_before_top = result.rows.size();
   if (query.top > 0 && result.rows.size() > query.top) result.rows.resize(query.top);
   return result;
+}
+
+bool IsSmallRow(const PredictRow& row) {
+  const uint64_t per = row.calls > 0 ? row.calls : std::max<uint64_t>(row.kernels, 1);
+  return row.measured_ns < kSmallRowNs * static_cast<int64_t>(per);
 }
 
 PredictResult PredictTrace(const LinkedTrace& linked, const PredictQuery& query) {

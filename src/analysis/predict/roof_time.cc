@@ -26,9 +26,12 @@ std::optional<double> BandwidthOf(const DeviceSpec& spec) {
 
 std::optional<RoofTime> RoofTimeOn(const DeviceSpec& spec, Precision precision, double flops,
                                    double bytes) {
-  const std::optional<double> peak = ComputePeakOf(spec, precision);
   const std::optional<double> bandwidth = BandwidthOf(spec);
-  if (!peak || !bandwidth) return std::nullopt;
+  if (!bandwidth) return std::nullopt;
+  // Work without FLOPs (a copy, an integer op) needs no compute peak.
+  if (flops == 0) return RoofTime{0, bytes / *bandwidth * 1e9};
+  const std::optional<double> peak = ComputePeakOf(spec, precision);
+  if (!peak) return std::nullopt;
   return RoofTime{flops / *peak * 1e9, bytes / *bandwidth * 1e9};
 }
 

@@ -17,7 +17,8 @@ struct RoofTime {
 };
 
 // Figures are per device the runtime shows: a package's figures divided by its
-// devices_per_package (one MI250X GCD). Absent when either peak is unknown or not positive.
+// devices_per_package (one MI250X GCD). Absent when either peak is unknown or not positive (the
+// compute peak is not needed for work without FLOPs).
 std::optional<RoofTime> RoofTimeOn(const DeviceSpec& spec, Precision precision, double flops,
                                    double bytes);
 

@@ -3,20 +3,34 @@
 // device database ("sm_90", "gfx942"): H100 and H200 share one, so figures measured on one serve
 // the other with its own peaks.
 //
-// Every figure is a plain aggregate over the calibration traces, written with what it was
-// computed from, so that a shipped figure can be recomputed from its sources:
-//  - kernel_floor_ns: the 5th percentile of the family's kernel durations, the fixed cost a
-//    launch has on the device whatever its work (the latency floor).
-//  - fraction_of_roof per (family, category): over the op rows whose whole device time the FLOP
-//    counter covers, sum(roof time) / sum(device time - kernels * floor), where roof time is
-//    max(FLOPs / compute peak, bytes / memory bandwidth) on the row's device. Rows whose device
-//    time is all floor are left out (they say nothing about the roof).
+// The model of one kernel class (a WorkCategory) on one family is
+//     device time = kernels * kernel_ns + roof time / fraction_of_roof
+// where roof time is max(FLOPs / compute peak, bytes / memory bandwidth) on the row's device. Every
+// figure is a plain aggregate over the calibration traces, written with what it was computed from,
+// so that a shipped figure can be recomputed from its sources:
+//  - kernel_floor_ns: the 5th percentile of the family's kernel durations (for the rows without a
+//    work estimate, which the category ratios predict).
+//  - kernel_ns per (family, category): the fixed cost of a kernel, measured where nothing else
+//    counts: the median duration per kernel (each row's time / kernels, weighted by its kernels)
+//    over the op rows whose roof time per kernel is below kLatencyRoofNs. With fewer than
+//    kLatencyMinKernels such kernels in the category, the same median over all the family's
+//    categories (`kernel_ns_from` "family"), else kernel_floor_ns ("floor").
+//  - fraction_of_roof per (family, category), with kernel_ns given: least squares on the relative
+//    error over the op rows whose whole device time has a work estimate (each row weighs the same
+//    whatever its size), at most 1.
 //  - ratio per (from family, to family, category): on pairs of traces of the same workload (two
 //    traces whose ops compare matches for at least half of each side's kernel time), over the
 //    matched rows of the category, sum(to time - k * to floor) / sum(from time - k * from floor),
-//    each term clipped at 0, k being the row's kernel count on `from` (the count a prediction
-//    from `from` knows): how the time past the latency floors scales between the families. Both
-//    directions are written.
+//    each term clipped at 0, k being the row's kernel count on `from`; and kernel_ratio, the
+//    kernels `to` launches for the rows per kernel of `from` (attention may be one kernel on one
+//    vendor and several on another). Both directions are written.
+//  - intervals per (category, size class): the 10th and 90th percentiles of measured / predicted
+//    over the matched rows of each workload predicted by a calibration without it (leave one
+//    workload out, both directions), when there are two workloads or more. A size class is
+//    "small" for rows under kSmallRowNs per call on the source (predict.h), else "large";
+//    category "all" pools the categories of a size class.
+#pragma once
+
 #pragma once
 
 #include <array>
@@ -33,9 +47,17 @@
 
 namespace tensormorph {
 
+// A row is in the latency regime when its roof time per kernel is below this (the fixed costs
+// are 1.5-7 us): its time per kernel is the class's fixed cost.
+inline constexpr double kLatencyRoofNs = 1000;
+inline constexpr uint64_t kLatencyMinKernels = 3;
+
 struct CategoryEfficiency {
+  double kernel_ns = 0;                     // the fixed cost of one kernel
+  std::string kernel_ns_from = "category";  // "category", "family" or "floor" (above)
+  uint64_t latency_kernels = 0;  // kernels of the latency-regime rows kernel_ns is the median of
   double fraction_of_roof = 0;
-  uint64_t rows = 0;      // op rows it was computed from
+  uint64_t rows = 0;      // op rows the fraction was fitted on
   int64_t device_ns = 0;  // their device time
   double roof_ns = 0;     // their summed roof time
 };
@@ -53,7 +75,17 @@ struct CategoryRatio {
   WorkCategory category = WorkCategory::kOther;
   double ratio = 0;                // to_ns / from_ns
   int64_t from_ns = 0, to_ns = 0;  // the time past the floors (above), summed
-  uint32_t pairs = 0;              // trace pairs that contributed
+  double kernel_ratio = 1;         // to_kernels / from_kernels
+  uint64_t from_kernels = 0, to_kernels = 0;
+  uint32_t pairs = 0;  // trace pairs that contributed
+};
+
+// How far held-out rows of a category and size class were from their prediction (above).
+struct PredictionInterval {
+  std::string category;      // a WorkCategoryName, or "all"
+  std::string size;          // "small" or "large"
+  double low = 1, high = 1;  // 10th and 90th percentiles of measured / predicted
+  uint64_t rows = 0;
 };
 
 struct CalibrationSource {
@@ -71,9 +103,14 @@ struct CalibrationPair {
 
 struct Calibration {
   std::vector<CalibrationSource> sources;
-  std::vector<CalibrationPair> pairs;       // the source pairs taken as one workload
-  std::vector<FamilyCalibration> families;  // by family name
-  std::vector<CategoryRatio> ratios;        // by (from, to, category)
+  std::vector<CalibrationPair> pairs;         // the source pairs taken as one workload
+  std::vector<FamilyCalibration> families;    // by family name
+  std::vector<CategoryRatio> ratios;          // by (from, to, category)
+  std::vector<PredictionInterval> intervals;  // none with fewer than two workloads
+
+  // The interval for a category and size class: its own with kMinIntervalRows rows or more, else
+  // the size class's over all categories; null when neither has them.
+  const PredictionInterval* Interval(WorkCategory category, bool small) const;
 
   const FamilyCalibration* Family(std::string_view family) const;
   const CategoryRatio* Ratio(std::string_view from, std::string_view to,
@@ -89,7 +126,9 @@ std::string DeviceFamily(const DeviceSpec& spec);
 StatusOr<Calibration> Calibrate(const std::vector<const LinkedTrace*>& traces,
                                 const std::vector<DeviceSpec>& devices);
 
-// JSON `tensormorph.calibration/1` (docs/predict.md), and back. Parse errors name `path` and the
+inline constexpr uint64_t kMinIntervalRows = 10;
+
+// JSON `tensormorph.calibration/2` (docs/predict.md), and back. Parse errors name `path` and the
 // field ("calibration.json: families[1].kernel_floor_ns: expected an integer").
 std::string CalibrationJson(const Calibration& calibration);
 StatusOr<Calibration> ParseCalibration(std::string_view text, const std::string& path);

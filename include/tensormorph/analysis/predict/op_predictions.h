@@ -32,6 +32,9 @@ struct OpTargetPrediction {
   int64_t measured_ns = 0;  // the device time of their subtrees
   // Summed over the calls with a prediction; absent when none had one (model none).
   std::optional<int64_t> predicted_ns;
+  // The predict rows' intervals (Prediction::predicted_low_ns, _high_ns) summed: as wide as
+  // when every row's error went the same way. Absent when a predicted row had none.
+  std::optional<int64_t> predicted_low_ns, predicted_high_ns;
   int64_t unpredicted_measured_ns = 0;  // of measured_ns, the calls without a prediction
   // The model of every predicted call when they share one; absent when they differ ("mixed").
   std::optional<PredictModel> model;

@@ -6,15 +6,22 @@
 // each row and target device the model is stated:
 //  - roofline: the row's work (FLOPs of its precision, bytes; link/op_work.h) against the target's
 //    roof, at the fraction of roof the row's category reaches on the target's family, plus the
-//    family's latency floor per kernel: kernels * floor + max(FLOPs / peak, bytes / bandwidth) /
-//    fraction. `bound` is compute or memory by which term of the max is larger, latency when the
-//    floors are more than half of the prediction. The part of the row's device time that its
-//    counted work does not cover is added by its category ratio (below), the model then being
-//    roofline+category_ratio.
+//    category's fixed cost per kernel there: kernels * kernel_ns + max(FLOPs / peak, bytes /
+//    bandwidth) / fraction. The kernels are the row's times the category's kernel_ratio between
+//    the two families (calibration.h). `bound` is compute or memory by which term of the max is
+//    larger, latency when the fixed costs are more than half of the prediction. The part of the
+//    row's device time that its counted work does not cover is added by its category ratio
+//    (below), the model then being roofline+category_ratio.
 //  - category_ratio: kernels * the target family's floor + the row's time past the source
 //    family's floors (measured - kernels * floor) * the category's ratio between the families
 //    (calibration.h), measured on pairs of traces of the same workload.
 //  - same_device: the target is the source's own database entry; the measured time.
+//  - roof_ratio: another device of the source's family: the row's fixed costs (the family's
+//    kernel_ns) kept, the rest of the counted time scaled by the two devices' roof times, the
+//    uncounted time by their bandwidths.
+//  - source_fraction: a target family without calibration: rows that are roofline-bound on the
+//    source (their fixed costs under half their time) at the source family's fraction of roof on
+//    the target's peaks; the others get none.
 //  - none: none of the above is known. No prediction: never a copy of the measured time.
 // Calibrations come from calibration.h (the built-in one, or the user's).
 #pragma once
@@ -37,10 +44,12 @@ enum class PredictModel : uint8_t {
   kRooflineAndRatio,
   kCategoryRatio,
   kSameDevice,
-  kRoofRatio,  // a target of the source's own family: the row's time times the roofs' ratio
+  kRoofRatio,       // a target of the source's own family: the row's time times the roofs' ratio
+  kSourceFraction,  // a target family without calibration: roof time at the source's fraction
   kNone
 };
-// "roofline", "roofline+category_ratio", "category_ratio", "same_device", "roof_ratio", "none".
+// "roofline", "roofline+category_ratio", "category_ratio", "same_device", "roof_ratio",
+// "source_fraction", "none".
 const char* PredictModelName(PredictModel model);
 
 struct PredictQuery {
@@ -52,8 +61,13 @@ struct PredictQuery {
 
 struct Prediction {
   std::optional<int64_t> predicted_ns;  // absent for model none
+  // predicted_ns times the 10th and 90th percentiles of measured / predicted on held-out rows of
+  // the row's category and size class (Calibration::Interval); absent when the calibration has
+  // no intervals. For same_device: the measured time.
+  std::optional<int64_t> predicted_low_ns, predicted_high_ns;
   PredictModel model = PredictModel::kNone;
   std::optional<Bound> bound;  // roofline rows: compute, memory or latency
+  std::string calibration;     // whose figures it used ("gfx942", "sm_90 -> gfx942"); "" for none
   std::string why_none;        // model none: what was missing
 };
 
@@ -88,6 +102,24 @@ struct PredictTargetInfo {
   MemoryFit memory;      // the workload's peak on it (PredictResult::memory; memory_fit.h)
 };
 
+// How much of the trace's kernel time has a work estimate (FLOPs and bytes from the op's shapes,
+// link/op_work.h): the rows' counted_ns over their measured_ns, all rows before --top. Kernels
+// under no op have no shapes to estimate from; their time is given apart, since a profiler that
+// lost their launches (not the FLOP counter) is why they are not covered.
+struct WorkCoverage {
+  int64_t kernel_ns = 0;       // all rows
+  int64_t counted_ns = 0;      // of it, covered by a work estimate
+  int64_t under_no_op_ns = 0;  // of it, kernels under no op
+  double share() const {
+    return kernel_ns > 0 ? static_cast<double>(counted_ns) / static_cast<double>(kernel_ns) : 0;
+  }
+  // The share of the kernel time under ops (what shapes could cover).
+  double share_under_ops() const {
+    const int64_t under_ops = kernel_ns - under_no_op_ns;
+    return under_ops > 0 ? static_cast<double>(counted_ns) / static_cast<double>(under_ops) : 0;
+  }
+};
+
 struct PredictResult {
   std::string source_label;  // the trace's busiest device (DeviceLabel)
   std::string source_key;    // its database entry; "" when unmatched
@@ -96,12 +128,18 @@ struct PredictResult {
   std::vector<PredictTargetInfo> targets;
   std::vector<PredictRow> rows;  // by measured time, largest first
   size_t row_count_before_top = 0;
+  WorkCoverage coverage;
   std::vector<PredictCategory> categories;  // categories with measured time
   std::vector<PredictTargetTotal> totals;   // parallel to targets
   // The trace's peak memory (memory_fit.h), none without allocator records: whether the workload
   // fits each target is in PredictTargetInfo::memory.
   std::optional<WorkloadMemory> memory;
 };
+
+// Rows under this much device time per call on the source (per kernel for kernels under no op)
+// are "small": the evaluation scores them apart, and the intervals have a size class for them.
+inline constexpr int64_t kSmallRowNs = 20000;
+bool IsSmallRow(const PredictRow& row);
 
 // Predicts every row of side `side` of `compared` (CompareTraces of the trace alone, or with
 // others: then only that side's cells are read) on each target.
@@ -128,8 +166,20 @@ namespace tensormorph {
 struct EvaluationScore {
   uint64_t rows = 0;
   int64_t source_ns = 0, target_ns = 0, predicted_ns = 0;  // summed over the rows
+  std::optional<int64_t> peak_ratio_ns;                    // summed; absent when a peak is unknown
   double model_mdape = 0, no_change_mdape = 0;
   std::optional<double> peak_ratio_mdape;  // absent when a peak is unknown
+  // The sums against each other: |predicted_ns - target_ns| / target_ns in percent, and the same
+  // for source_ns (no change) and peak_ratio_ns.
+  double model_total_error = 0, no_change_total_error = 0;
+  std::optional<double> peak_ratio_total_error;
+};
+
+// Medians over the categories of their totals' errors (EvaluationScore::*_total_error).
+struct CategoryTotalsScore {
+  uint64_t categories = 0;
+  double model_mdape = 0, no_change_mdape = 0;
+  std::optional<double> peak_ratio_mdape;
 };
 
 struct PredictEvaluation {
@@ -138,6 +188,10 @@ struct PredictEvaluation {
   std::vector<std::optional<int64_t>> peak_ratio_ns;  // the peak_ratio baseline, the same rows
   std::array<std::optional<EvaluationScore>, kWorkCategoryCount> categories{};
   EvaluationScore overall;
+  std::optional<EvaluationScore> small_rows;  // the rows IsSmallRow says are small
+  CategoryTotalsScore category_totals;        // over `categories`
+  // Of the scored rows with an interval, those whose measured time lies inside it.
+  uint64_t interval_rows = 0, inside_interval = 0;
   uint64_t rows_without_prediction = 0;  // matched rows the model gave none for
   int64_t target_ns_without_prediction = 0;
   // Why there is nothing to score ("" when there is): the measured trace does not look like the

@@ -22,6 +22,8 @@ export function renderCompute() {
     const parts = r.predictions.map((p, i) => (p.predicted_ns === null
       ? `on ${targets[i].name} no prediction`
       : `on ${targets[i].name} predicted ${fmtNs(p.predicted_ns)}` +
+        (p.predicted_low_ns !== null && p.predicted_high_ns !== null
+          ? ` (${fmtNs(p.predicted_low_ns)}–${fmtNs(p.predicted_high_ns)})` : '') +
         (p.unpredicted_measured_ns > 0 ? ` (for ${fmtNs(measured - p.unpredicted_measured_ns)} of it)` : '')));
     return `served by ${devices} in ${fmtNs(measured)}${which}; ${parts.join('; ')}`;
   };
@@ -56,8 +58,9 @@ export function renderCompute() {
   });
   if (targets.length) {
     c.append(el('p', { class: 'note', id: 'ops-predict-note', text: 'Predicted: what the op\'s outermost calls would take on each ' +
-      'target (tensormorph predict: roofline at the fraction of roof its category reaches there, or the category ratio between ' +
-      'the device families; the model and per-shape rows: tensormorph predict TRACE --device KEY). Calls nested in another op are ' +
+      'target (tensormorph predict: each kernel\'s fixed cost plus the roofline at the fraction of roof its category reaches ' +
+      'there, or the category ratio between the device families; in brackets the range held-out rows of its category and size ' +
+      'fell in; the model and per-shape rows: tensormorph predict TRACE --device KEY). Calls nested in another op are ' +
       'predicted with it.' }));
   }
 }

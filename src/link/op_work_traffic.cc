@@ -1,0 +1,417 @@
+// EstimateOpTraffic (op_work.h): the memory traffic of the ops the FLOP counter does not know, from
+// their recorded shapes and types. These ops (elementwise, normalization, softmax, reductions,
+// copies, embedding and index ops, optimizer updates over tensor lists) are bound by memory: what
+// decides their time is the bytes they move, so the estimate is a lower bound on those bytes,
+// each tensor read once and each output written once, as for the FLOP counter's ops. FLOPs are
+// one per output element for floating-point tensors (per input element for reductions), zero
+// otherwise: they never decide such an op's roof time, they only place it on the roofline.
+//
+// Invariants: an op is estimated only when every tensor it reads has a known shape and element
+// size; a shape the rule needs and the trace does not give (a TensorList without element types,
+// an index_select without its dim) gives no estimate, never a guess. The one lower bound taken on
+// purpose: indices inside a TensorList (aten::index) count one byte per element, the smallest
+// index type, because Kineto records their list as "TensorList" without their dtype.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "link/op_args.h"
+#include "link/op_formulas.h"
+#include "tensormorph/link/op_work.h"
+
+namespace tensormorph {
+namespace {
+
+using flops::OpArg;
+using flops::OpArgs;
+using flops::Shape;
+
+enum class Rule : uint8_t {
+  kPointwise,    // output: the inputs broadcast; in place (name ends in _): the first input
+  kFill,         // writes its first argument, reads nothing (fill_, zero_, normal_)
+  kCopy,         // copy_(dst, src): reads src, writes dst; clone/contiguous/to: one read, one write
+  kRowwise,      // normalization and softmax: reads its tensors, writes one tensor like its first
+  kReduction,    // reads its first tensor (the reduced output is not counted: at most the input)
+  kEmbedding,    // embedding(weight, indices): reads indices and their rows, writes the rows
+  kIndexSelect,  // index_select(self, dim, index)
+  kGather,       // gather(self, dim, index): output of index's shape
+  kScatter,      // scatter/index_add(self, dim, index, src): reads index and src, writes src's
+  kIndex,        // index(self, indices): one output row per index
+  kIndexPut,     // index_put_(self, indices, values)
+  kConcatenate,  // cat/stack(tensors, dim): reads and writes each tensor once
+  kTensorLists,  // _foreach_* and fused optimizers: reads every list, writes the first
+  kPoolBackward,  // pool_backward(grad_output, self, ...): reads its tensors, writes one like self
+};
+
+// ATen names without "aten::" and without the in-place underscore (add_ -> add), per rule,
+// separated by spaces.
+// arithmetic, comparisons, activations and their backward ops, dropout
+constexpr std::string_view kPointwiseOps =
+    "add sub rsub mul div true_divide floor_divide remainder fmod pow neg abs exp exp2 expm1 "
+    "log log2 log1p log10 sqrt rsqrt reciprocal sin cos tan tanh sigmoid relu relu6 "
+    "leaky_relu elu selu celu gelu silu mish hardswish hardsigmoid hardtanh softplus clamp "
+    "clamp_min clamp_max clip where masked_fill lerp addcmul addcdiv eq ne lt le gt ge "
+    "logical_and logical_or logical_not logical_xor bitwise_and bitwise_or bitwise_not "
+    "bitwise_xor minimum maximum sign floor ceil round trunc erf erfc erfinv isnan isinf "
+    "isfinite nan_to_num threshold threshold_backward gelu_backward silu_backward "
+    "sigmoid_backward tanh_backward hardswish_backward leaky_relu_backward elu_backward "
+    "native_dropout dropout native_dropout_backward triu tril cumsum cumprod masked_scatter "
+    "bernoulli mse_loss mse_loss_backward";
+// fills
+constexpr std::string_view kFillOps =
+    "fill zero normal uniform random exponential zeros_like ones_like full_like";
+// copies
+constexpr std::string_view kCopyOps =
+    "copy clone contiguous _to_copy to _copy_from _copy_from_and_resize reshape";
+// normalization and softmax, forward and backward
+constexpr std::string_view kRowwiseOps =
+    "layer_norm native_layer_norm native_layer_norm_backward rms_norm _fused_rms_norm "
+    "_fused_rms_norm_backward group_norm native_group_norm native_group_norm_backward "
+    "batch_norm _batch_norm_impl_index native_batch_norm _native_batch_norm_legit "
+    "_native_batch_norm_legit_no_training cudnn_batch_norm miopen_batch_norm "
+    "native_batch_norm_backward cudnn_batch_norm_backward miopen_batch_norm_backward "
+    "instance_norm softmax _softmax log_softmax _log_softmax _softmax_backward_data "
+    "_log_softmax_backward_data";
+// reductions, and pooling (the input read; the smaller output not counted)
+constexpr std::string_view kReductionOps =
+    "sum mean amax amin argmax argmin all any norm linalg_vector_norm var std var_mean "
+    "std_mean prod logsumexp nansum count_nonzero max min topk sort max_pool1d max_pool2d "
+    "max_pool3d max_pool2d_with_indices max_pool3d_with_indices avg_pool1d avg_pool2d "
+    "avg_pool3d adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d "
+    "_adaptive_avg_pool2d adaptive_max_pool2d";
+// pooling backward: writes the input's gradient
+constexpr std::string_view kPoolBackwardOps =
+    "max_pool2d_with_indices_backward max_pool3d_with_indices_backward avg_pool2d_backward "
+    "avg_pool3d_backward _adaptive_avg_pool2d_backward adaptive_avg_pool2d_backward";
+// embedding
+constexpr std::string_view kEmbeddingOps = "embedding";
+// index_select
+constexpr std::string_view kIndexSelectOps = "index_select";
+// gather
+constexpr std::string_view kGatherOps = "gather";
+// scatter and index_add
+constexpr std::string_view kScatterOps = "scatter scatter_add scatter_reduce index_add index_copy";
+// advanced indexing
+constexpr std::string_view kIndexOps = "index";
+// index_put_
+constexpr std::string_view kIndexPutOps = "index_put _index_put_impl";
+// cat and stack
+constexpr std::string_view kConcatenateOps = "cat stack concat";
+// fused optimizers (and every _foreach_ op, by prefix)
+constexpr std::string_view kTensorListsOps = "_fused_adam _fused_adamw _fused_sgd";
+
+struct RuleNames {
+  Rule rule;
+  std::string_view names;
+};
+
+bool NameListHas(std::string_view names, std::string_view op) {
+  for (size_t at = names.find(op); at != std::string_view::npos; at = names.find(op, at + 1)) {
+    const size_t end = at + op.size();
+    if ((at == 0 || names[at - 1] == ' ') && (end == names.size() || names[end] == ' ')) {
+      return true;
+    }
+  }
+  return false;
+}
+
+constexpr RuleNames kRules[] = {
+    {Rule::kPointwise, kPointwiseOps},
+    {Rule::kFill, kFillOps},
+    {Rule::kCopy, kCopyOps},
+    {Rule::kRowwise, kRowwiseOps},
+    {Rule::kReduction, kReductionOps},
+    {Rule::kPoolBackward, kPoolBackwardOps},
+    {Rule::kEmbedding, kEmbeddingOps},
+    {Rule::kIndexSelect, kIndexSelectOps},
+    {Rule::kGather, kGatherOps},
+    {Rule::kScatter, kScatterOps},
+    {Rule::kIndex, kIndexOps},
+    {Rule::kIndexPut, kIndexPutOps},
+    {Rule::kConcatenate, kConcatenateOps},
+    {Rule::kTensorLists, kTensorListsOps},
+};
+
+struct Named {
+  Rule rule;
+  bool in_place;
+};
+
+// "aten::add_" -> {kPointwise, in place}; any "aten::_foreach_*"; nullopt for other names.
+std::optional<Named> RuleOf(std::string_view op) {
+  constexpr std::string_view kAten = "aten::";
+  if (!op.starts_with(kAten)) return std::nullopt;
+  op.remove_prefix(kAten.size());
+  if (op.starts_with("_foreach_")) return Named{Rule::kTensorLists, true};
+  const bool in_place = op.size() > 1 && op.back() == '_' && op[op.size() - 2] != '_';
+  if (in_place) op.remove_suffix(1);
+  for (const RuleNames& r : kRules) {
+    if (NameListHas(r.names, op)) return Named{r.rule, in_place};
+  }
+  return std::nullopt;
+}
+
+// Bytes of a tensor; nullopt when its element size is unknown.
+std::optional<double> BytesOf(const Shape& shape, const std::string& type) {
+  const std::optional<int> size = flops::ElementSize(type);
+  if (!size) return std::nullopt;
+  return flops::Numel(shape) * *size;
+}
+
+bool IsFloat(const std::string& type) {
+  const Precision p = flops::PrecisionOfType(type);
+  return p != Precision::kUnknown && p != Precision::kInt8;
+}
+
+// What a rule found: bytes read and written, FLOPs, the type that gives the precision.
+struct Traffic {
+  double read = 0, written = 0, flops = 0;
+  std::string type;
+  std::string formula;
+};
+
+// The tensor arguments (shape and type known), in order.
+struct Tensors {
+  std::vector<size_t> index;
+};
+
+Tensors TensorArgs(const OpArgs& a) {
+  Tensors t;
+  for (size_t i = 0; i < a.args.size(); ++i) {
+    if (flops::TensorShape(a, i, true) != nullptr && !a.args[i].type.empty()) t.index.push_back(i);
+  }
+  return t;
+}
+
+// Sum of the bytes of the tensor arguments; nullopt when a size is unknown.
+std::optional<double> ReadAll(const OpArgs& a, const Tensors& t) {
+  double bytes = 0;
+  for (size_t i : t.index) {
+    const std::optional<double> b = BytesOf(*a.args[i].shape, a.args[i].type);
+    if (!b) return std::nullopt;
+    bytes += *b;
+  }
+  return bytes;
+}
+
+std::optional<Traffic> Pointwise(const OpArgs& a, const Tensors& t, bool in_place) {
+  if (t.index.empty()) return std::nullopt;
+  const OpArg& first = a.args[t.index[0]];
+  Shape out = *first.shape;
+  if (!in_place) {
+    for (size_t i : t.index) {
+      std::optional<Shape> b = flops::Broadcast(out, *a.args[i].shape);
+      if (!b) return std::nullopt;
+      out = std::move(*b);
+    }
+  }
+  const std::optional<double> read = ReadAll(a, t);
+  const std::optional<double> written = BytesOf(out, first.type);
+  if (!read || !written) return std::nullopt;
+  return Traffic{*read, *written, IsFloat(first.type) ? flops::Numel(out) : 0, first.type,
+                 "inputs read, output " + flops::ShapeText(out) + " written"};
+}
+
+std::optional<Traffic> Rowwise(const OpArgs& a, const Tensors& t) {
+  if (t.index.empty()) return std::nullopt;
+  const OpArg& first = a.args[t.index[0]];
+  const std::optional<double> read = ReadAll(a, t);
+  const std::optional<double> written = BytesOf(*first.shape, first.type);
+  if (!read || !written) return std::nullopt;
+  return Traffic{*read, *written, IsFloat(first.type) ? flops::Numel(*first.shape) : 0, first.type,
+                 "inputs read, one tensor like the first written"};
+}
+
+// The element size of a TensorList argument: from the op's first typed tensor, which Kineto
+// records beside it (index's self, index_put's values); nullopt when there is none.
+std::optional<Traffic> ListTraffic(const OpArgs& a, const Tensors& t, Rule rule) {
+  double list_elements = 0, first_list = 0;
+  bool first = true;
+  for (size_t i = 0; i < a.args.size(); ++i) {
+    const std::vector<Shape>* shapes = flops::TensorListShapes(a, i);
+    if (!shapes) continue;
+    double n = 0;
+    for (const Shape& s : *shapes) n += flops::Numel(s);
+    list_elements += n;
+    if (first) first_list = n;
+    first = false;
+  }
+  if (first) return std::nullopt;
+  if (rule == Rule::kIndex || rule == Rule::kIndexPut) {
+    // index(self, indices): the indices broadcast to one shape; each selects a row of self past
+    // the indexed dims. index_put_(self, indices, values): values written at the indices.
+    if (t.index.empty()) return std::nullopt;
+    const OpArg& self = a.args[t.index[0]];
+    const std::vector<Shape>* indices = flops::TensorListShapes(a, 1);
+    if (!indices || indices->empty()) return std::nullopt;
+    const std::optional<int> size = flops::ElementSize(self.type);
+    if (!size) return std::nullopt;
+    double out = 0;
+    if (rule == Rule::kIndex) {
+      Shape selected = (*indices)[0];
+      for (const Shape& s : *indices) {
+        std::optional<Shape> b = flops::Broadcast(selected, s);
+        if (!b) return std::nullopt;
+        selected = std::move(*b);
+      }
+      if (indices->size() > self.shape->size()) return std::nullopt;
+      out = flops::Numel(selected);
+      for (size_t d = indices->size(); d < self.shape->size(); ++d) out *= (*self.shape)[d];
+    } else {
+      if (t.index.size() < 2) return std::nullopt;
+      out = flops::Numel(*a.args[t.index[1]].shape);
+    }
+    return Traffic{list_elements + out * *size, out * *size, IsFloat(self.type) ? out : 0,
+                   self.type, "indices (1 byte each at least), rows read and written"};
+  }
+  // cat/stack and tensor-list updates: the lists carry no element type; an op with a typed tensor
+  // beside them is sized by it, else not estimated.
+  if (t.index.empty()) return std::nullopt;
+  const std::string& type = a.args[t.index[0]].type;
+  const std::optional<int> size = flops::ElementSize(type);
+  if (!size) return std::nullopt;
+  const double written = rule == Rule::kConcatenate ? list_elements : first_list;
+  return Traffic{list_elements * *size, written * *size, IsFloat(type) ? written : 0, type,
+                 "every list read, " +
+                     std::string(rule == Rule::kConcatenate ? "all" : "the first") + " written"};
+}
+
+std::optional<Traffic> Apply(Named named, const OpArgs& a) {
+  const Tensors t = TensorArgs(a);
+  auto tensor = [&](size_t i) { return flops::TensorShape(a, i, false); };
+  switch (named.rule) {
+    case Rule::kPointwise:
+      return Pointwise(a, t, named.in_place);
+    case Rule::kFill: {
+      if (t.index.empty()) return std::nullopt;
+      const OpArg& first = a.args[t.index[0]];
+      const std::optional<double> w = BytesOf(*first.shape, first.type);
+      if (!w) return std::nullopt;
+      return Traffic{0, *w, 0, first.type, "output written"};
+    }
+    case Rule::kCopy: {
+      if (t.index.empty()) return std::nullopt;
+      const OpArg& first = a.args[t.index[0]];
+      // copy_(dst, src): src read, dst written; clone(self): self read, a copy written.
+      const OpArg& source = t.index.size() >= 2 && named.in_place ? a.args[t.index[1]] : first;
+      // to(self, dtype, ...), _to_copy(self, dtype, ...) and to(self, device, dtype, ...) write
+      // the dtype they name (a ScalarType number in "Concrete Inputs"); else self's type.
+      std::string written_type = first.type;
+      if (named.rule == Rule::kCopy && !named.in_place) {
+        for (size_t i : {size_t{1}, size_t{2}}) {
+          if (i >= a.args.size() || a.args[i].type != "Scalar") continue;
+          const std::string type = flops::ScalarTypeName(a.args[i].concrete);
+          if (flops::ElementSize(type)) {
+            written_type = type;
+            break;
+          }
+        }
+      }
+      const std::optional<double> r = BytesOf(*source.shape, source.type);
+      const std::optional<double> w = BytesOf(*first.shape, written_type);
+      if (!r || !w) return std::nullopt;
+      return Traffic{*r, *w, 0, written_type, "source read, copy written"};
+    }
+    case Rule::kRowwise:
+      return Rowwise(a, t);
+    case Rule::kPoolBackward: {
+      if (t.index.size() < 2) return std::nullopt;
+      const OpArg& self = a.args[t.index[1]];
+      const std::optional<double> read = ReadAll(a, t);
+      const std::optional<double> written = BytesOf(*self.shape, self.type);
+      if (!read || !written) return std::nullopt;
+      return Traffic{*read, *written, 0, self.type, "inputs read, the input's gradient written"};
+    }
+    case Rule::kReduction: {
+      if (t.index.size() >= 2) return Pointwise(a, t, named.in_place);  // max(a, b)
+      if (t.index.empty()) return std::nullopt;
+      const OpArg& first = a.args[t.index[0]];
+      const std::optional<double> r = BytesOf(*first.shape, first.type);
+      if (!r) return std::nullopt;
+      return Traffic{*r, 0, IsFloat(first.type) ? flops::Numel(*first.shape) : 0, first.type,
+                     "input read (the reduced output not counted)"};
+    }
+    case Rule::kEmbedding: {
+      const flops::Shape* weight = tensor(0);
+      const flops::Shape* indices = tensor(1);
+      if (!weight || !indices || weight->size() != 2) return std::nullopt;
+      const double rows = flops::Numel(*indices) * static_cast<double>((*weight)[1]);
+      const std::optional<double> idx = BytesOf(*indices, a.args[1].type);
+      const std::optional<double> out = BytesOf({static_cast<int64_t>(rows)}, a.args[0].type);
+      if (!idx || !out) return std::nullopt;
+      return Traffic{*idx + *out, *out, 0, a.args[0].type,
+                     "indices and their rows read, rows written"};
+    }
+    case Rule::kIndexSelect:
+    case Rule::kGather:
+    case Rule::kScatter: {
+      const flops::Shape* self = tensor(0);
+      const flops::Shape* index = tensor(2);
+      const std::optional<int64_t> dim = flops::ConcreteInt(a, 1);
+      if (!self || !index) return std::nullopt;
+      const std::optional<double> idx = BytesOf(*index, a.args[2].type);
+      if (!idx) return std::nullopt;
+      double moved = 0;  // elements read and written once each
+      if (named.rule == Rule::kIndexSelect) {
+        if (!dim || self->empty() || index->size() > 1) return std::nullopt;
+        const auto rank = static_cast<int64_t>(self->size());
+        const int64_t d = *dim < 0 ? *dim + rank : *dim;
+        if (d < 0 || d >= rank || (*self)[d] == 0) return std::nullopt;
+        moved = flops::Numel(*self) / static_cast<double>((*self)[d]) * flops::Numel(*index);
+      } else if (named.rule == Rule::kGather) {
+        moved = flops::Numel(*index);
+      } else {
+        const flops::Shape* source = tensor(3);
+        moved = source ? flops::Numel(*source) : flops::Numel(*index);  // scatter(.., value)
+      }
+      const std::optional<double> bytes = BytesOf({static_cast<int64_t>(moved)}, a.args[0].type);
+      if (!bytes) return std::nullopt;
+      double read = *idx + *bytes, written = *bytes;
+      if (named.rule == Rule::kScatter && !named.in_place) {
+        // Out of place: self is copied first.
+        const std::optional<double> copy = BytesOf(*self, a.args[0].type);
+        if (!copy) return std::nullopt;
+        read += *copy;
+        written += *copy;
+      }
+      return Traffic{read, written, 0, a.args[0].type, "index and the selected elements moved"};
+    }
+    case Rule::kIndex:
+    case Rule::kIndexPut:
+    case Rule::kConcatenate:
+    case Rule::kTensorLists:
+      return ListTraffic(a, t, named.rule);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool IsTrafficCountedOp(std::string_view op_name) {
+  return RuleOf(op_name).has_value();
+}
+
+std::optional<OpWork> EstimateOpTraffic(std::string_view op_name, const OpInputs& inputs) {
+  const std::optional<Named> named = RuleOf(op_name);
+  if (!named) return std::nullopt;
+  const std::optional<OpArgs> args = flops::ArgsOf(inputs);
+  if (!args || !args->has_types) return std::nullopt;
+  const std::optional<Traffic> traffic = Apply(*named, *args);
+  if (!traffic) return std::nullopt;
+  const double bytes = traffic->read + traffic->written;
+  if (!std::isfinite(bytes) || !std::isfinite(traffic->flops) || bytes <= 0) return std::nullopt;
+  OpWork out;
+  out.flops = traffic->flops;
+  out.bytes = bytes;
+  // The FLOPs (if any) run at the tensors' own precision; integer and boolean tensors have none,
+  // and are placed at FP32's vector rate, which their zero FLOPs never reach.
+  const Precision p = flops::PrecisionOfType(traffic->type);
+  out.precision = p == Precision::kUnknown || p == Precision::kInt8 ? Precision::kFp32 : p;
+  out.formula = fmt::format("memory: {} ({:.0f} B read, {:.0f} B written)", traffic->formula,
+                            traffic->read, traffic->written);
+  return out;
+}
+
+}  // namespace tensormorph
