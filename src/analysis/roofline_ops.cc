@@ -112,7 +112,7 @@ void AddOpShapeRows(const LinkedTrace& linked, const std::vector<DeviceSpec>& de
   const TraceLinks& links = linked.links();
   const OpStacks stacks(trace, links, false);
   const SliceDeviceTime device_time = ComputeSliceDeviceTime(trace, links, stacks, std::nullopt);
-  const std::vector<std::optional<OpWork>>& work = linked.slice_work();
+  const SliceWork& work = linked.slice_work();
 
   // The outermost counted call around each slice, so that each kernel is counted once.
   std::vector<uint32_t> counted_root(trace.slices.size(), kNoRow);

@@ -13,7 +13,7 @@ struct LinkedTrace::Parts {
   TraceLinks links;
   std::vector<Step> steps;
   std::vector<int32_t> step_of_kernels, step_of_transfers;
-  std::vector<std::optional<OpWork>> slice_work;
+  SliceWork slice_work;
 };
 
 LinkedTrace::LinkedTrace(const Trace& trace, LinkOptions options)
@@ -48,7 +48,7 @@ const std::vector<int32_t>& LinkedTrace::step_of_transfers() const {
   return parts_->step_of_transfers;
 }
 
-const std::vector<std::optional<OpWork>>& LinkedTrace::slice_work() const {
+const SliceWork& LinkedTrace::slice_work() const {
   std::call_once(parts_->work_once, [this] { parts_->slice_work = EstimateSliceWork(*trace_); });
   return parts_->slice_work;
 }

@@ -15,10 +15,9 @@ using Knows = bool (*)(std::string_view);
 
 // Each op call's estimate, computed once per distinct (name, inputs); whether a name is known is
 // asked once per name.
-std::vector<std::optional<OpWork>> EstimateEach(const Trace& trace, Knows knows,
-                                                Estimator estimate) {
-  std::vector<std::optional<OpWork>> work(trace.slices.size());
-  std::map<std::pair<StringId, OpInputsId>, std::optional<OpWork>> cache;
+SliceWork EstimateEach(const Trace& trace, Knows knows, Estimator estimate) {
+  SliceWork work(trace.slices.size());
+  std::map<std::pair<StringId, OpInputsId>, uint32_t> cache;  // -> estimate, or kNone
   std::unordered_map<StringId, bool> known;
   for (size_t i = 0; i < trace.slices.size(); ++i) {
     const Slice& s = trace.slices[i];
@@ -28,9 +27,13 @@ std::vector<std::optional<OpWork>> EstimateEach(const Trace& trace, Knows knows,
     auto [name, first] = known.try_emplace(s.name, false);
     if (first) name->second = knows(trace.str(s.name));
     if (!name->second) continue;
-    auto [it, added] = cache.try_emplace({s.name, s.inputs});
-    if (added) it->second = estimate(trace.str(s.name), *inputs);
-    work[i] = it->second;
+    auto [it, added] = cache.try_emplace({s.name, s.inputs}, SliceWork::kNone);
+    if (added) {
+      if (std::optional<OpWork> w = estimate(trace.str(s.name), *inputs)) {
+        it->second = work.Add(std::move(*w));
+      }
+    }
+    if (it->second != SliceWork::kNone) work.Set(i, it->second);
   }
   return work;
 }
@@ -41,12 +44,12 @@ bool TrafficOnly(std::string_view name) {
 
 }  // namespace
 
-std::vector<std::optional<OpWork>> EstimateSliceWork(const Trace& trace) {
+SliceWork EstimateSliceWork(const Trace& trace) {
   ++link_stage::slice_work_computed;
   return EstimateEach(trace, IsFlopCountedOp, EstimateOpWork);
 }
 
-std::vector<std::optional<OpWork>> EstimateSliceTraffic(const Trace& trace) {
+SliceWork EstimateSliceTraffic(const Trace& trace) {
   return EstimateEach(trace, TrafficOnly, EstimateOpTraffic);
 }
 

@@ -1,21 +1,18 @@
 // The FLOP counter over a whole trace: an estimate per framework-op slice.
 #pragma once
 
-#include <optional>
-#include <vector>
-
 #include "tensormorph/link/op_work.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph {
 
 // Parallel to Trace::slices: the estimate of each op call whose recorded shapes the FLOP counter
-// knows, nullopt for every other slice. Estimates are computed once per distinct name and shapes
+// knows, null for every other slice. Estimates are computed once per distinct name and shapes
 // (shapes repeat every step).
-std::vector<std::optional<OpWork>> EstimateSliceWork(const Trace& trace);
+SliceWork EstimateSliceWork(const Trace& trace);
 
 // The same for the memory-bound ops (EstimateOpTraffic): set for the op calls the FLOP counter
 // does not know and whose traffic is known.
-std::vector<std::optional<OpWork>> EstimateSliceTraffic(const Trace& trace);
+SliceWork EstimateSliceTraffic(const Trace& trace);
 
 }  // namespace tensormorph

@@ -55,7 +55,7 @@ class LinkedTrace {
   const std::vector<int32_t>& step_of_kernels() const;
   const std::vector<int32_t>& step_of_transfers() const;
   // Parallel to Trace::slices (EstimateSliceWork).
-  const std::vector<std::optional<OpWork>>& slice_work() const;
+  const SliceWork& slice_work() const;
 
   // Computes `parts` now, side by side when concurrent(), for an analysis that needs several:
   // the FLOP estimate needs no links, so it need not wait for them. Parts already computed are not

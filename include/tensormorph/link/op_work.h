@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tensormorph/model/op_inputs.h"
 #include "tensormorph/model/precision.h"
@@ -53,5 +54,33 @@ bool IsFlopCountedOp(std::string_view op_name);
 // ("Input type"); nullopt for other ops and where a shape or type the rule needs is missing.
 std::optional<OpWork> EstimateOpTraffic(std::string_view op_name, const OpInputs& inputs);
 bool IsTrafficCountedOp(std::string_view op_name);
+
+// The estimates of a trace's op slices (LinkedTrace::slice_work, EstimateSliceTraffic): each
+// distinct estimate once, each slice a 4-byte index to it, since shapes repeat every step and a
+// trace has millions of slices. `work[i]` is the slice's estimate, null for none.
+class SliceWork {
+ public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  SliceWork() = default;
+  explicit SliceWork(size_t slices) : index_(slices, kNone) {}
+
+  const OpWork* operator[](size_t slice) const {
+    const uint32_t e = index_[slice];
+    return e == kNone ? nullptr : &estimates_[e];
+  }
+  size_t size() const { return index_.size(); }
+
+  // A new distinct estimate; its index for Set.
+  uint32_t Add(OpWork work) {
+    estimates_.push_back(std::move(work));
+    return static_cast<uint32_t>(estimates_.size() - 1);
+  }
+  void Set(size_t slice, uint32_t estimate) { index_[slice] = estimate; }
+
+ private:
+  std::vector<uint32_t> index_;
+  std::vector<OpWork> estimates_;
+};
 
 }  // namespace tensormorph

@@ -254,10 +254,10 @@ void Comparer::AddSide(size_t side, const SideOps& ops,
   const Trace& trace = linked.trace();
   const TraceLinks& links = linked.links();
   // Each op's work: the FLOP counter's, else the memory traffic of a memory-bound op.
-  const std::vector<std::optional<OpWork>>& flop_work = linked.slice_work();
-  const std::vector<std::optional<OpWork>> traffic = EstimateSliceTraffic(trace);
-  auto work_of = [&](uint32_t i) -> const std::optional<OpWork>& {
-    return flop_work[i] ? flop_work[i] : traffic[i];
+  const SliceWork& flop_work = linked.slice_work();
+  const SliceWork traffic = EstimateSliceTraffic(trace);
+  auto work_of = [&](uint32_t i) -> const OpWork* {
+    return flop_work[i] != nullptr ? flop_work[i] : traffic[i];
   };
   const size_t n = trace.slices.size();
   constexpr size_t kNoneRow = SIZE_MAX;

@@ -184,7 +184,7 @@ void OpAggregator::Add(const LinkedTrace& linked, int input, bool several_inputs
   std::vector<size_t> row_of_slice(trace.slices.size(), kNone);
   const SliceDeviceTime device_time = ComputeSliceDeviceTime(trace, links, stacks, query_.backend);
   const std::vector<int64_t>& inclusive_ns = device_time.inclusive_ns;
-  const std::vector<std::optional<OpWork>>& work_of_slice = linked.slice_work();
+  const SliceWork& work_of_slice = linked.slice_work();
 
   auto count_call = [&](uint32_t slice, const std::string& origin) {
     const size_t row = RowOf(trace, input, slice, stacks, origin);
@@ -249,7 +249,7 @@ void OpAggregator::Add(const LinkedTrace& linked, int input, bool several_inputs
   }
 
   for (uint32_t i = 0; i < trace.slices.size(); ++i) {
-    const std::optional<OpWork>& work = work_of_slice[i];
+    const OpWork* work = work_of_slice[i];
     if (!work) continue;
     RowAccumulator& acc = rows_[row_of_slice[i]];
     OpRow& r = acc.row;
