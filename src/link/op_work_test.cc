@@ -525,6 +525,26 @@ TEST(OpWorkTraffic, BroadcastAndInPlaceOutputs) {
       "types": ["float", "float"]})"));  // does not broadcast
 }
 
+TEST(OpWorkTraffic, ServingKernelsMoveEachTensorArgumentOnce) {
+  // tracelens_more/rocm_sglang_qwen3-8b_prefill_extend: aiter::add_rmsnorm(out, input,
+  // residual_in, residual_out, weight, eps), 15,360 tokens of 4,096 BF16 values.
+  auto w = Traffic("aiter::add_rmsnorm", R"({"dims": [[15360, 4096], [15360, 4096], [15360, 4096],
+      [15360, 4096], [4096], []], "types": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16",
+      "c10::BFloat16", "c10::BFloat16", "Scalar"],
+      "concrete": ["", "", "", "", "", "9.9999999999999995e-07"]})");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_DOUBLE_EQ(w->bytes, (4 * 15360.0 * 4096 + 4096) * 2);
+  EXPECT_DOUBLE_EQ(w->flops, 0);
+  // sgl_kernel::silu_and_mul(out [15360, 12288], input [15360, 24576]).
+  auto silu = Traffic("sgl_kernel::silu_and_mul", R"({"dims": [[15360, 12288], [15360, 24576]],
+      "types": ["c10::BFloat16", "c10::BFloat16"], "concrete": ["", ""]})");
+  ASSERT_TRUE(silu.has_value());
+  EXPECT_DOUBLE_EQ(silu->bytes, (15360.0 * 12288 + 15360.0 * 24576) * 2);
+  // The same names in another namespace are not these kernels.
+  EXPECT_FALSE(Traffic("mylib::silu_and_mul", R"({"dims": [[4, 4], [4, 8]],
+      "types": ["float", "float"]})"));
+}
+
 TEST(OpWorkTraffic, NeverAGuessWithoutElementTypes) {
   // Qwen's aten::cat: Kineto types the list "TensorList", without its dtype: no estimate.
   EXPECT_FALSE(Traffic("aten::cat", R"({"dims": [[[1, 559, 32], [1, 559, 32]], []],

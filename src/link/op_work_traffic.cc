@@ -43,6 +43,7 @@ enum class Rule : uint8_t {
   kConcatenate,  // cat/stack(tensors, dim): reads and writes each tensor once
   kTensorLists,  // _foreach_* and fused optimizers: reads every list, writes the first
   kPoolBackward,  // pool_backward(grad_output, self, ...): reads its tensors, writes one like self
+  kEachTensorOnce,  // serving kernels with their outputs as arguments: each tensor moved once
 };
 
 // ATen names without "aten::" and without the in-place underscore (add_ -> add), per rule,
@@ -140,8 +141,27 @@ struct Named {
 };
 
 // "aten::add_" -> {kPointwise, in place}; any "aten::_foreach_*"; nullopt for other names.
+// The fused kernels of serving libraries (vLLM's _C, SGLang's sgl_kernel, AMD's aiter) take their
+// outputs as arguments (rms_norm(out, input, weight, eps), silu_and_mul(out, input),
+// add_rmsnorm(out, input, residual_in, residual_out, weight, eps)) or update them in place
+// (rotary_embedding(positions, query, key, ...)): each tensor argument is read or written once, the
+// rotary cache's rows counted whole (an upper bound there, the query and key writes left out).
+constexpr std::string_view kServingNamespaces = "_C sgl_kernel aiter vllm";
+constexpr std::string_view kServingKernels =
+    "rms_norm rmsnorm fused_add_rms_norm add_rmsnorm rmsnorm2d_fwd rmsnorm2d_fwd_with_add "
+    "layernorm2d_fwd layernorm2d_fwd_with_add silu_and_mul gelu_and_mul gelu_tanh_and_mul "
+    "mul_and_silu rotary_embedding batched_rotary_embedding";
+
 std::optional<Named> RuleOf(std::string_view op) {
   constexpr std::string_view kAten = "aten::";
+  if (const size_t colon = op.find("::");
+      colon != std::string_view::npos && !op.starts_with(kAten)) {
+    if (NameListHas(kServingNamespaces, op.substr(0, colon)) &&
+        NameListHas(kServingKernels, op.substr(colon + 2))) {
+      return Named{Rule::kEachTensorOnce, false};
+    }
+    return std::nullopt;
+  }
   if (!op.starts_with(kAten)) return std::nullopt;
   op.remove_prefix(kAten.size());
   if (op.starts_with("_foreach_")) return Named{Rule::kTensorLists, true};
@@ -170,6 +190,7 @@ struct Traffic {
   double read = 0, written = 0, flops = 0;
   std::string type;
   std::string formula;
+  bool moved_only = false;  // `read` holds bytes read or written, not told apart
 };
 
 // The tensor arguments (shape and type known), in order.
@@ -316,6 +337,13 @@ std::optional<Traffic> Apply(Named named, const OpArgs& a) {
     }
     case Rule::kRowwise:
       return Rowwise(a, t);
+    case Rule::kEachTensorOnce: {
+      if (t.index.empty()) return std::nullopt;
+      const std::optional<double> moved = ReadAll(a, t);
+      if (!moved) return std::nullopt;
+      return Traffic{*moved, 0, 0, a.args[t.index[0]].type, "each tensor argument moved once",
+                     true};
+    }
     case Rule::kPoolBackward: {
       if (t.index.size() < 2) return std::nullopt;
       const OpArg& self = a.args[t.index[1]];
@@ -409,8 +437,10 @@ std::optional<OpWork> EstimateOpTraffic(std::string_view op_name, const OpInputs
   // and are placed at FP32's vector rate, which their zero FLOPs never reach.
   const Precision p = flops::PrecisionOfType(traffic->type);
   out.precision = p == Precision::kUnknown || p == Precision::kInt8 ? Precision::kFp32 : p;
-  out.formula = fmt::format("memory: {} ({:.0f} B read, {:.0f} B written)", traffic->formula,
-                            traffic->read, traffic->written);
+  out.formula = traffic->moved_only
+                    ? fmt::format("memory: {} ({:.0f} B)", traffic->formula, bytes)
+                    : fmt::format("memory: {} ({:.0f} B read, {:.0f} B written)", traffic->formula,
+                                  traffic->read, traffic->written);
   return out;
 }
 

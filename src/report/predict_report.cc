@@ -193,9 +193,10 @@ void RenderTable(std::ostream& out, const PredictResult& result,
   const WorkCoverage& c = result.coverage;
   out << fmt::format(
       "Work estimated from shapes for {:.1f} % of the kernel time ({:.1f} % of the "
-      "time under ops; {} under no op)\n",
+      "computation under ops; {} under no op, {} of communication)\n",
       100 * c.share(), 100 * c.share_under_ops(),
-      FormatDuration(static_cast<double>(c.under_no_op_ns)));
+      FormatDuration(static_cast<double>(c.under_no_op_ns)),
+      FormatDuration(static_cast<double>(c.communication_ns)));
   for (const PredictTargetInfo& t : result.targets) {
     out << fmt::format("Target {}: {} (family {})", t.key, t.name, t.family);
     if (!t.unusable.empty()) out << ": " << t.unusable;
@@ -352,6 +353,7 @@ Json PredictJson(const Trace& trace, const PredictResult& result,
            {{"kernel_ns", result.coverage.kernel_ns},
             {"counted_ns", result.coverage.counted_ns},
             {"under_no_op_ns", result.coverage.under_no_op_ns},
+            {"communication_ns", result.coverage.communication_ns},
             {"share", result.coverage.share()},
             {"share_under_ops", result.coverage.share_under_ops()}}},
           {"rows", std::move(rows)},

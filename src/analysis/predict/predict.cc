@@ -298,6 +298,7 @@ PredictResult PredictRows(const CompareResult& compared, size_t side, const Link
 
   result.totals.resize(targets.size());
   std::array<std::optional<PredictCategory>, kWorkCategoryCount> categories;
+  int64_t no_op_communication_ns = 0;
   for (const CompareRow& compare_row : compared.rows) {
     const std::optional<CompareCell>& cell = compare_row.sides[side];
     if (!cell) continue;
@@ -324,13 +325,23 @@ PredictResult PredictRows(const CompareResult& compared, size_t side, const Link
     category->measured_ns += row.measured_ns;
     result.coverage.kernel_ns += row.measured_ns;
     result.coverage.counted_ns += row.counted_ns;
-    if (row.origin == "no_op") result.coverage.under_no_op_ns += row.measured_ns;
+    if (row.origin == "no_op") {
+      result.coverage.under_no_op_ns += row.measured_ns;
+      if (row.category == WorkCategory::kCommunication) no_op_communication_ns += row.measured_ns;
+    }
     for (size_t t = 0; t < targets.size(); ++t) {
       row.predictions.push_back(predictor.Predict(row, targets[t]));
       AddTo(&result.totals[t], row, row.predictions.back());
       AddTo(&category->targets[t], row, row.predictions.back());
     }
     result.rows.push_back(std::move(row));
+  }
+  // Communication kernels by their own names (kernel_categories.h), wherever they ran: inside
+  // a framework op (DDP's gradient hooks) as well as in c10d's.
+  if (side < compared.sides.size()) {
+    result.coverage.communication_ns =
+        compared.sides[side].category_ns[static_cast<size_t>(WorkCategory::kCommunication)] -
+        no_op_communication_ns;
   }
   for (std::optional<PredictCategory>& c : categories) {
     if (c && c->measured_ns > 0) result.categories.push_back(std::move(*c));

@@ -106,16 +106,20 @@ struct PredictTargetInfo {
 // link/op_work.h): the rows' counted_ns over their measured_ns, all rows before --top. Kernels
 // under no op have no shapes to estimate from; their time is given apart, since a profiler that
 // lost their launches (not the FLOP counter) is why they are not covered.
+// Communication kernels under ops (by their kernel names: NCCL/RCCL, wherever they ran, DDP's
+// gradient hooks included) are given apart too: their time is decided by the network, not by the
+// device's roof, so no work estimate is sought for them.
 struct WorkCoverage {
-  int64_t kernel_ns = 0;       // all rows
-  int64_t counted_ns = 0;      // of it, covered by a work estimate
-  int64_t under_no_op_ns = 0;  // of it, kernels under no op
+  int64_t kernel_ns = 0;         // all rows
+  int64_t counted_ns = 0;        // of it, covered by a work estimate
+  int64_t under_no_op_ns = 0;    // of it, kernels under no op
+  int64_t communication_ns = 0;  // of it, communication kernels under ops
   double share() const {
     return kernel_ns > 0 ? static_cast<double>(counted_ns) / static_cast<double>(kernel_ns) : 0;
   }
-  // The share of the kernel time under ops (what shapes could cover).
+  // The share of the computation under ops (what shapes could cover).
   double share_under_ops() const {
-    const int64_t under_ops = kernel_ns - under_no_op_ns;
+    const int64_t under_ops = kernel_ns - under_no_op_ns - communication_ns;
     return under_ops > 0 ? static_cast<double>(counted_ns) / static_cast<double>(under_ops) : 0;
   }
 };
