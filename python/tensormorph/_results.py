@@ -414,7 +414,8 @@ class CompareResult(Result):
 class PredictResult(Result):
     """``tm.predict``: rows (per op and input shapes; ``predictions`` as a list in the cell),
     predictions (one per row and target, by ``key``), categories (per category and target),
-    totals (per target), targets; ``evaluation`` (with ``measured``) and ``source_device``."""
+    totals (per target), targets; ``evaluation`` (with ``measured``), ``source_device`` and
+    ``work_coverage`` (the share of the kernel time the work estimates cover)."""
 
     rows: pd.DataFrame
     predictions: pd.DataFrame
@@ -423,6 +424,7 @@ class PredictResult(Result):
     targets: pd.DataFrame
     source_device: JsonObject
     row_count: int  # rows before top
+    work_coverage: JsonObject
     evaluation: Optional[JsonObject]  # None without a measured trace
     memory: Optional[JsonObject]
 
@@ -433,6 +435,7 @@ class PredictResult(Result):
                    categories=_table(document, "categories[].predictions", ("category",)),
                    totals=_table(document, "totals"), targets=_table(document, "targets"),
                    source_device=document["source_device"], row_count=document["row_count"],
+                   work_coverage=document["work_coverage"],
                    evaluation=document.get("evaluation"), memory=document.get("memory"))
 
 

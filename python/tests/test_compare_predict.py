@@ -63,6 +63,8 @@ def test_predict_is_the_commands():
                    for p in r["predictions"]]
     assert_frame_is_rows(result.predictions, predictions, "predictions")
     assert_frame_is_rows(result.totals, run.document["totals"], "totals")
+    assert result.work_coverage == run.document["work_coverage"]
+    assert 0 < result.work_coverage["share"] <= result.work_coverage["share_under_ops"] <= 1
     assert tm.predict(H100, devices=["a100-sxm4-80gb", "mi300x"], top=12).document == run.document
 
 
