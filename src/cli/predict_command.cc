@@ -99,8 +99,8 @@ CommandRunner AddCalibrateCommand(CLI::App* app) {
   auto options = std::make_shared<CalibrateOptions>();
   CLI::App* command = app->add_subcommand(
       "calibrate",
-      "measure the latency floors, fractions of roof and category ratios predict uses, on your "
-      "own traces");
+      "measure the fixed costs per kernel, fractions of roof, category and kernel ratios and "
+      "held-out intervals predict uses, on your own traces");
   // The input options every command shares; --format is the tables' and means nothing here,
   // whose output is always a tensormorph.calibration/1 file.
   AddCommonOptions(command, &options->common);
