@@ -150,6 +150,15 @@ def convert(csv_path, device, out_path, order="csv", runtime_names=None, verbose
             plan.append((k, per_call, durs))
             row_emitted_target += tot
 
+        # the row's recorded arguments, the same for each of its calls: lists of shapes, and of
+        # strings for the type and value columns
+        shape_args = {}
+        for column, as_text in (("Input Dims", False), ("Input type", True),
+                                ("Input Strides", False), ("Concrete Inputs", True)):
+            value = parse_tuple_col(row.get(column))
+            if value is not None:
+                shape_args[column] = [str(x) for x in value] if as_text else value
+
         # emit calls
         row_emitted = 0.0
         n_kernels_row = 0
@@ -188,19 +197,8 @@ def convert(csv_path, device, out_path, order="csv", runtime_names=None, verbose
                     row_emitted += dur
                     n_kernels_row += 1
             op_end = (t - RT_GAP + OP_PAD) if child else (op_ts + 10.0)
-            args = {"External id": ext_id, "Record function id": ext_id, "Ev Idx": ext_id - 1}
-            dims = parse_tuple_col(row.get("Input Dims"))
-            if dims is not None:
-                args["Input Dims"] = dims
-            types = parse_tuple_col(row.get("Input type"))
-            if types is not None:
-                args["Input type"] = [str(x) for x in types]
-            strides = parse_tuple_col(row.get("Input Strides"))
-            if strides is not None:
-                args["Input Strides"] = strides
-            conc = parse_tuple_col(row.get("Concrete Inputs"))
-            if conc is not None:
-                args["Concrete Inputs"] = [str(x) for x in conc]
+            args = {"External id": ext_id, "Record function id": ext_id, "Ev Idx": ext_id - 1,
+                    **shape_args}
             events.append({"ph": "X", "cat": "cpu_op", "name": row["name"], "pid": CPU_PID,
                            "tid": CPU_TID, "ts": r3(op_ts), "dur": r3(op_end - op_ts), "args": args})
             events.extend(child)

@@ -228,10 +228,7 @@ TEST(Calibrate, IntervalsAreThePercentilesOfHeldOutErrors) {
         const json& predicted = row["predictions"][0]["predicted_ns"];
         const json& there = row["measured_on_target_ns"];
         if (predicted.is_null() || there.is_null() || predicted <= 0 || there <= 0) continue;
-        const int64_t calls = row["calls"], kernels = row["kernels"];
-        const int64_t per = calls > 0 ? calls : std::max<int64_t>(kernels, 1);
-        const std::string size =
-            row["measured_ns"].get<int64_t>() < 20000 * per ? "small" : "large";
+        const std::string size = SizeClassOf(row);
         const double ratio = there.get<double>() / predicted.get<double>();
         ratios[{row["category"], size}].push_back(ratio);
         ratios[{"all", size}].push_back(ratio);

@@ -74,10 +74,7 @@ Scores Evaluate(const std::string& model, const std::string& from, const std::st
     const double predicted = p["predicted_ns"].get<double>();
     const double peak = row["peak_ratio_ns"].get<double>();
     run.rows.Add(predicted, source, peak, there);
-    const int64_t calls = row["calls"], kernels = row["kernels"];
-    const int64_t per = calls > 0 ? calls : std::max<int64_t>(kernels, 1);
-    if (source < 20000.0 * static_cast<double>(per))
-      run.small_rows.Add(predicted, source, peak, there);
+    if (SizeClassOf(row) == "small") run.small_rows.Add(predicted, source, peak, there);
     Totals& t = totals[row["category"]];
     t.there += there;
     t.predicted += predicted;

@@ -23,20 +23,13 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace tensormorph::testing;
 
-json RunJson(std::vector<std::string> args, int want_exit = 0) {
-  return RunJsonCommand(std::move(args), want_exit);
-}
-
-double Peak(const json& devices, const std::string& key, const std::string& field) {
-  return DeviceFigure(devices, key, field);
-}
-
 // kernels on the target (the row's times the category's kernel_ratio H100 -> MI300X) * the
 // category's fixed cost there + roof time at the target's peaks / its fraction of roof.
 TEST(Predict, RooflineRowsAreTheFormulaOnTheTargetsPeaks) {
   const json calibration = json::parse(ReadFile(ShippedCalibrationPath()));
-  const json devices = RunJson({"devices"});
-  const json doc = RunJson({"predict", PairPath("h100", "qwen1.5-0.5b"), "--device", "mi300x"});
+  const json devices = RunJsonCommand({"devices"});
+  const json doc =
+      RunJsonCommand({"predict", PairPath("h100", "qwen1.5-0.5b"), "--device", "mi300x"});
   const json& mi300 = CalibrationFamily(calibration, "gfx942");
   std::map<std::string, double> fraction, fixed_cost, kernel_ratio;
   for (const json& e : mi300["efficiency"]) {
@@ -57,14 +50,16 @@ TEST(Predict, RooflineRowsAreTheFormulaOnTheTargetsPeaks) {
     const std::string precision = row["precision"];
     const bool no_flops = row["flops"].get<double>() == 0;
     ASSERT_TRUE(precision == "bf16" || precision == "fp32" || no_flops) << precision;
-    const double peak = no_flops ? 1.0 : Peak(devices, "mi300x", precision + "_matrix_flops_per_s");
-    const double roof = std::max(row["flops"].get<double>() / peak,
-                                 row["bytes"].get<double>() /
-                                     Peak(devices, "mi300x", "memory_bandwidth_bytes_per_s")) *
-                        1e9;
+    const double peak =
+        no_flops ? 1.0 : DeviceFigure(devices, "mi300x", precision + "_matrix_flops_per_s");
+    const double roof =
+        std::max(row["flops"].get<double>() / peak,
+                 row["bytes"].get<double>() /
+                     DeviceFigure(devices, "mi300x", "memory_bandwidth_bytes_per_s")) *
+        1e9;
     const double compute = row["flops"].get<double>() / peak;
-    const double memory =
-        row["bytes"].get<double>() / Peak(devices, "mi300x", "memory_bandwidth_bytes_per_s");
+    const double memory = row["bytes"].get<double>() /
+                          DeviceFigure(devices, "mi300x", "memory_bandwidth_bytes_per_s");
     const double floors = row["kernels"].get<double>() * kernel_ratio.at(row["category"]) *
                           fixed_cost.at(row["category"]);
     const double predicted = floors + roof / fraction.at(row["category"]);
@@ -90,16 +85,16 @@ TEST(Predict, RooflineRowsAreTheFormulaOnTheTargetsPeaks) {
 // H200's BF16 peak is the H100's, so compute-bound GEMMs stay at 1x (a cross-family calibration
 // predicted them at 0.45x); nothing is slower on the H200.
 TEST(Predict, SameFamilyTargetKeepsTheRowsOwnEfficiency) {
-  const json devices = RunJson({"devices"});
+  const json devices = RunJsonCommand({"devices"});
   const json calibration = json::parse(ReadFile(ShippedCalibrationPath()));
   std::map<std::string, double> fixed_cost;
   for (const json& e : CalibrationFamily(calibration, "sm_90")["efficiency"]) {
     fixed_cost[e["category"]] = e["kernel_ns"];
   }
   const json doc =
-      RunJson({"predict", PairPath("h100", "qwen1.5-0.5b"), "--device", "h200-sxm-141gb"});
-  const double bw_h100 = Peak(devices, "h100-sxm5-80gb", "memory_bandwidth_bytes_per_s");
-  const double bw_h200 = Peak(devices, "h200-sxm-141gb", "memory_bandwidth_bytes_per_s");
+      RunJsonCommand({"predict", PairPath("h100", "qwen1.5-0.5b"), "--device", "h200-sxm-141gb"});
+  const double bw_h100 = DeviceFigure(devices, "h100-sxm5-80gb", "memory_bandwidth_bytes_per_s");
+  const double bw_h200 = DeviceFigure(devices, "h200-sxm-141gb", "memory_bandwidth_bytes_per_s");
   ASSERT_GT(bw_h200, bw_h100);
   size_t compute_bound_gemms = 0;
   for (const json& row : doc["rows"]) {
@@ -114,7 +109,7 @@ TEST(Predict, SameFamilyTargetKeepsTheRowsOwnEfficiency) {
           precision == "fp32" ? "fp32_flops_per_s" : precision + "_matrix_flops_per_s";
       const double flops = row["flops"].get<double>();  // 0 for copies: no peak needed
       auto roof = [&](const char* key, double bandwidth) {
-        return std::max(flops > 0 ? flops / Peak(devices, key, peak) : 0.0,
+        return std::max(flops > 0 ? flops / DeviceFigure(devices, key, peak) : 0.0,
                         row["bytes"].get<double>() / bandwidth);
       };
       const double ratio = roof("h200-sxm-141gb", bw_h200) / roof("h100-sxm5-80gb", bw_h100);
@@ -135,14 +130,14 @@ TEST(Predict, SameFamilyTargetKeepsTheRowsOwnEfficiency) {
 // sm_90 fixed costs under half their time) get their roof time on the A100's peaks at the sm_90
 // fraction of roof of their category (source_fraction); every other row none, saying why.
 TEST(Predict, UncalibratedFamilyPredictsOnlyRooflineBoundRows) {
-  const json devices = RunJson({"devices"});
+  const json devices = RunJsonCommand({"devices"});
   const json calibration = json::parse(ReadFile(ShippedCalibrationPath()));
   std::map<std::string, std::pair<double, double>> sm90;  // category -> (kernel_ns, fraction)
   for (const json& e : CalibrationFamily(calibration, "sm_90")["efficiency"]) {
     sm90[e["category"]] = {e["kernel_ns"], e["fraction_of_roof"]};
   }
   const json doc =
-      RunJson({"predict", PairPath("h100", "qwen1.5-0.5b"), "--device", "a100-sxm4-80gb"});
+      RunJsonCommand({"predict", PairPath("h100", "qwen1.5-0.5b"), "--device", "a100-sxm4-80gb"});
   EXPECT_TRUE(doc["targets"][0]["unusable"].is_null());
   size_t predicted = 0, none = 0;
   for (const json& row : doc["rows"]) {
@@ -164,12 +159,12 @@ TEST(Predict, UncalibratedFamilyPredictsOnlyRooflineBoundRows) {
     const std::string precision = row["precision"];
     const double flops = row["flops"].get<double>();
     const double compute =
-        flops > 0 ? flops / Peak(devices, "a100-sxm4-80gb",
-                                 precision == "fp32" ? "fp32_flops_per_s"
-                                                     : precision + "_matrix_flops_per_s")
+        flops > 0 ? flops / DeviceFigure(devices, "a100-sxm4-80gb",
+                                         precision == "fp32" ? "fp32_flops_per_s"
+                                                             : precision + "_matrix_flops_per_s")
                   : 0;
     const double memory = row["bytes"].get<double>() /
-                          Peak(devices, "a100-sxm4-80gb", "memory_bandwidth_bytes_per_s");
+                          DeviceFigure(devices, "a100-sxm4-80gb", "memory_bandwidth_bytes_per_s");
     EXPECT_NEAR(p["predicted_ns"].get<double>(),
                 std::max(compute, memory) * 1e9 / cal->second.second, 1.0)
         << row["key"];
@@ -191,14 +186,12 @@ TEST(Predict, IntervalsAreThePredictionTimesTheHeldOutPercentiles) {
   }
   ASSERT_FALSE(intervals.empty());
   const json doc =
-      RunJson({"predict", PairPath("mi300", "timesformer"), "--device", "h100-sxm5-80gb"});
+      RunJsonCommand({"predict", PairPath("mi300", "timesformer"), "--device", "h100-sxm5-80gb"});
   size_t checked = 0;
   for (const json& row : doc["rows"]) {
     const json& p = row["predictions"][0];
     if (p["predicted_ns"].is_null()) continue;
-    const int64_t calls = row["calls"], kernels = row["kernels"];
-    const int64_t per = calls > 0 ? calls : std::max<int64_t>(kernels, 1);
-    const std::string size = row["measured_ns"].get<int64_t>() < 20000 * per ? "small" : "large";
+    const std::string size = SizeClassOf(row);
     auto found = intervals.find({row["category"], size});
     if (found == intervals.end()) found = intervals.find({"all", size});
     ASSERT_NE(found, intervals.end()) << row["key"];
@@ -218,9 +211,9 @@ TEST(Predict, IntervalsAreThePredictionTimesTheHeldOutPercentiles) {
 
 TEST(Predict, TotalsAddUpAndNoneIsNeverACopy) {
   const std::string trace = PairPath("h100", "qwen1.5-0.5b");
-  const json kernels = RunJson({"kernels", trace});
+  const json kernels = RunJsonCommand({"kernels", trace});
   const json doc =
-      RunJson({"predict", trace, "--device", "mi300x,h100-sxm5-80gb,h200-sxm-141gb,cpu"});
+      RunJsonCommand({"predict", trace, "--device", "mi300x,h100-sxm5-80gb,h200-sxm-141gb,cpu"});
   const int64_t kernel_ns = kernels["total_ns"];
   ASSERT_EQ(doc["targets"].size(), 4u);
   EXPECT_EQ(doc["source_device"]["database_key"], "h100-sxm5-80gb");
@@ -275,7 +268,8 @@ TEST(Predict, MeasuredOnAnotherWorkloadIsNotScored) {
   EXPECT_NE(table.out.find("Not evaluated on"), std::string::npos) << table.out;
   EXPECT_EQ(table.out.find("No change"), std::string::npos) << table.out;
 
-  const json same = RunJson({"predict", h100, "--measured", PairPath("mi300", "qwen1.5-0.5b")});
+  const json same =
+      RunJsonCommand({"predict", h100, "--measured", PairPath("mi300", "qwen1.5-0.5b")});
   EXPECT_TRUE(same["evaluation"]["no_basis"].is_null());
   EXPECT_GT(same["evaluation"]["overall"]["rows"].get<int>(), 0);
 }

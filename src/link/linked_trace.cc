@@ -9,11 +9,11 @@
 namespace tensormorph {
 
 struct LinkedTrace::Parts {
-  std::once_flag links_once, steps_once, work_once;
+  std::once_flag links_once, steps_once, work_once, traffic_once;
   TraceLinks links;
   std::vector<Step> steps;
   std::vector<int32_t> step_of_kernels, step_of_transfers;
-  SliceWork slice_work;
+  SliceWork slice_work, slice_traffic;
 };
 
 LinkedTrace::LinkedTrace(const Trace& trace, LinkOptions options)
@@ -53,6 +53,12 @@ const SliceWork& LinkedTrace::slice_work() const {
   return parts_->slice_work;
 }
 
+const SliceWork& LinkedTrace::slice_traffic() const {
+  std::call_once(parts_->traffic_once,
+                 [this] { parts_->slice_traffic = EstimateSliceTraffic(*trace_); });
+  return parts_->slice_traffic;
+}
+
 void LinkedTrace::Prepare(std::initializer_list<LinkedPart> parts) const {
   auto compute = [this](LinkedPart part) {
     switch (part) {
@@ -64,6 +70,9 @@ void LinkedTrace::Prepare(std::initializer_list<LinkedPart> parts) const {
         break;
       case LinkedPart::kSliceWork:
         slice_work();
+        break;
+      case LinkedPart::kSliceTraffic:
+        slice_traffic();
         break;
     }
   };

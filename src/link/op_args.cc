@@ -99,7 +99,11 @@ const Shape* TensorShape(const OpArgs& a, size_t i, bool optional_operand) {
   return &*arg.shape;
 }
 
-std::optional<std::vector<int64_t>> ConcreteIntList(const OpArgs& a, size_t i, size_t n) {
+namespace {
+
+// The items of a list value of "Concrete Inputs" ("[1, 1]", "(1, 1)" or a bare "1"), untrimmed;
+// nullopt when argument `i` has none.
+std::optional<std::vector<std::string_view>> ConcreteItems(const OpArgs& a, size_t i) {
   if (i >= a.args.size()) return std::nullopt;
   std::string_view s = a.args[i].concrete;
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
@@ -110,17 +114,42 @@ std::optional<std::vector<int64_t>> ConcreteIntList(const OpArgs& a, size_t i, s
     if (s.size() < 2 || (s.back() != ']' && s.back() != ')')) return std::nullopt;
     s = s.substr(1, s.size() - 2);
   }
-  std::vector<int64_t> v;
+  std::vector<std::string_view> items;
   while (true) {
-    size_t comma = s.find(',');
-    int64_t x = 0;
-    if (!ParseInt(s.substr(0, comma), x)) return std::nullopt;
-    v.push_back(x);
+    const size_t comma = s.find(',');
+    items.push_back(s.substr(0, comma));
     if (comma == std::string_view::npos) break;
     s.remove_prefix(comma + 1);
   }
+  return items;
+}
+
+}  // namespace
+
+std::optional<std::vector<int64_t>> ConcreteIntList(const OpArgs& a, size_t i, size_t n) {
+  const std::optional<std::vector<std::string_view>> items = ConcreteItems(a, i);
+  if (!items) return std::nullopt;
+  std::vector<int64_t> v;
+  for (std::string_view item : *items) {
+    int64_t x = 0;
+    if (!ParseInt(item, x)) return std::nullopt;
+    v.push_back(x);
+  }
   if (v.size() == 1 && n > 1) v.assign(n, v[0]);
   if (v.size() != n) return std::nullopt;
+  return v;
+}
+
+std::optional<std::vector<bool>> ConcreteBoolList(const OpArgs& a, size_t i, size_t n) {
+  const std::optional<std::vector<std::string_view>> items = ConcreteItems(a, i);
+  if (!items || items->size() != n) return std::nullopt;
+  std::vector<bool> v;
+  for (std::string_view item : *items) {
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item != "True" && item != "False") return std::nullopt;
+    v.push_back(item == "True");
+  }
   return v;
 }
 

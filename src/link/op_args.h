@@ -53,6 +53,9 @@ const Shape* TensorShape(const OpArgs& a, size_t i, bool optional_operand);
 // "Concrete Inputs" of an int-list parameter ("[1, 1]" or "1"), expanded to `n` values the way
 // ATen expands a one-element list; nullopt when absent or unparsable.
 std::optional<std::vector<int64_t>> ConcreteIntList(const OpArgs& a, size_t i, size_t n);
+// A bool-list parameter ("[True, True, False]", convolution_backward's output_mask) of exactly
+// `n` values; nullopt when absent, of another length or unparsable.
+std::optional<std::vector<bool>> ConcreteBoolList(const OpArgs& a, size_t i, size_t n);
 std::optional<int64_t> ConcreteInt(const OpArgs& a, size_t i);
 std::optional<bool> ConcreteBool(const OpArgs& a, size_t i);
 

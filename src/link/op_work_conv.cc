@@ -159,16 +159,10 @@ std::optional<Work> ConvBackwardWork(std::string_view, const OpArgs& a) {
   std::optional<Work> work = ConvWork("aten::convolution", forward);
   const Shape* grad_output = TensorShape(a, 0, false);
   if (!work || !grad_output || *grad_output != work->output) return std::nullopt;
+  const std::optional<std::vector<bool>> output_mask = ConcreteBoolList(a, 10, 3);
+  if (!output_mask) return std::nullopt;
+  const std::vector<bool>& mask = *output_mask;
   const std::string& mask_text = a.args[10].concrete;
-  // "[True, True, False]": output_mask as Kineto records a bool list.
-  std::vector<bool> mask;
-  for (std::string_view rest = mask_text; !rest.empty();) {
-    const size_t t = rest.find("True"), f = rest.find("False");
-    if (t == std::string_view::npos && f == std::string_view::npos) break;
-    mask.push_back(t < f);
-    rest.remove_prefix(std::min(t, f) + (t < f ? 4 : 5));
-  }
-  if (mask.size() != 3) return std::nullopt;
   const int gradients = (mask[0] ? 1 : 0) + (mask[1] ? 1 : 0);
   if (gradients == 0) return std::nullopt;
   work->flops *= gradients;

@@ -173,11 +173,15 @@ std::optional<Named> RuleOf(std::string_view op) {
   return std::nullopt;
 }
 
-// Bytes of a tensor; nullopt when its element size is unknown.
-std::optional<double> BytesOf(const Shape& shape, const std::string& type) {
+// Bytes of `elements` values of `type`; nullopt when its element size is unknown.
+std::optional<double> BytesOf(double elements, const std::string& type) {
   const std::optional<int> size = flops::ElementSize(type);
   if (!size) return std::nullopt;
-  return flops::Numel(shape) * *size;
+  return elements * *size;
+}
+
+std::optional<double> BytesOf(const Shape& shape, const std::string& type) {
+  return BytesOf(flops::Numel(shape), type);
 }
 
 bool IsFloat(const std::string& type) {
@@ -193,15 +197,13 @@ struct Traffic {
   bool moved_only = false;  // `read` holds bytes read or written, not told apart
 };
 
-// The tensor arguments (shape and type known), in order.
-struct Tensors {
-  std::vector<size_t> index;
-};
+// The indexes of the tensor arguments (shape and type known), in order.
+using Tensors = std::vector<size_t>;
 
 Tensors TensorArgs(const OpArgs& a) {
   Tensors t;
   for (size_t i = 0; i < a.args.size(); ++i) {
-    if (flops::TensorShape(a, i, true) != nullptr && !a.args[i].type.empty()) t.index.push_back(i);
+    if (flops::TensorShape(a, i, true) != nullptr && !a.args[i].type.empty()) t.push_back(i);
   }
   return t;
 }
@@ -209,7 +211,7 @@ Tensors TensorArgs(const OpArgs& a) {
 // Sum of the bytes of the tensor arguments; nullopt when a size is unknown.
 std::optional<double> ReadAll(const OpArgs& a, const Tensors& t) {
   double bytes = 0;
-  for (size_t i : t.index) {
+  for (size_t i : t) {
     const std::optional<double> b = BytesOf(*a.args[i].shape, a.args[i].type);
     if (!b) return std::nullopt;
     bytes += *b;
@@ -218,11 +220,11 @@ std::optional<double> ReadAll(const OpArgs& a, const Tensors& t) {
 }
 
 std::optional<Traffic> Pointwise(const OpArgs& a, const Tensors& t, bool in_place) {
-  if (t.index.empty()) return std::nullopt;
-  const OpArg& first = a.args[t.index[0]];
+  if (t.empty()) return std::nullopt;
+  const OpArg& first = a.args[t[0]];
   Shape out = *first.shape;
   if (!in_place) {
-    for (size_t i : t.index) {
+    for (size_t i : t) {
       std::optional<Shape> b = flops::Broadcast(out, *a.args[i].shape);
       if (!b) return std::nullopt;
       out = std::move(*b);
@@ -235,14 +237,19 @@ std::optional<Traffic> Pointwise(const OpArgs& a, const Tensors& t, bool in_plac
                  "inputs read, output " + flops::ShapeText(out) + " written"};
 }
 
-std::optional<Traffic> Rowwise(const OpArgs& a, const Tensors& t) {
-  if (t.index.empty()) return std::nullopt;
-  const OpArg& first = a.args[t.index[0]];
+// Every tensor argument read, one tensor like the `like`-th written (normalization and softmax:
+// like the first; pooling backward: like the input, the second), one FLOP per element written
+// when `count_flops` (normalization, softmax).
+std::optional<Traffic> ReadAllWriteLike(const OpArgs& a, const Tensors& t, size_t like,
+                                        bool count_flops, std::string formula) {
+  if (t.size() <= like) return std::nullopt;
+  const OpArg& written_like = a.args[t[like]];
   const std::optional<double> read = ReadAll(a, t);
-  const std::optional<double> written = BytesOf(*first.shape, first.type);
+  const std::optional<double> written = BytesOf(*written_like.shape, written_like.type);
   if (!read || !written) return std::nullopt;
-  return Traffic{*read, *written, IsFloat(first.type) ? flops::Numel(*first.shape) : 0, first.type,
-                 "inputs read, one tensor like the first written"};
+  const double elements =
+      count_flops && IsFloat(written_like.type) ? flops::Numel(*written_like.shape) : 0;
+  return Traffic{*read, *written, elements, written_like.type, std::move(formula)};
 }
 
 // The element size of a TensorList argument: from the op's first typed tensor, which Kineto
@@ -263,8 +270,8 @@ std::optional<Traffic> ListTraffic(const OpArgs& a, const Tensors& t, Rule rule)
   if (rule == Rule::kIndex || rule == Rule::kIndexPut) {
     // index(self, indices): the indices broadcast to one shape; each selects a row of self past
     // the indexed dims. index_put_(self, indices, values): values written at the indices.
-    if (t.index.empty()) return std::nullopt;
-    const OpArg& self = a.args[t.index[0]];
+    if (t.empty()) return std::nullopt;
+    const OpArg& self = a.args[t[0]];
     const std::vector<Shape>* indices = flops::TensorListShapes(a, 1);
     if (!indices || indices->empty()) return std::nullopt;
     const std::optional<int> size = flops::ElementSize(self.type);
@@ -281,16 +288,16 @@ std::optional<Traffic> ListTraffic(const OpArgs& a, const Tensors& t, Rule rule)
       out = flops::Numel(selected);
       for (size_t d = indices->size(); d < self.shape->size(); ++d) out *= (*self.shape)[d];
     } else {
-      if (t.index.size() < 2) return std::nullopt;
-      out = flops::Numel(*a.args[t.index[1]].shape);
+      if (t.size() < 2) return std::nullopt;
+      out = flops::Numel(*a.args[t[1]].shape);
     }
     return Traffic{list_elements + out * *size, out * *size, IsFloat(self.type) ? out : 0,
                    self.type, "indices (1 byte each at least), rows read and written"};
   }
   // cat/stack and tensor-list updates: the lists carry no element type; an op with a typed tensor
   // beside them is sized by it, else not estimated.
-  if (t.index.empty()) return std::nullopt;
-  const std::string& type = a.args[t.index[0]].type;
+  if (t.empty()) return std::nullopt;
+  const std::string& type = a.args[t[0]].type;
   const std::optional<int> size = flops::ElementSize(type);
   if (!size) return std::nullopt;
   const double written = rule == Rule::kConcatenate ? list_elements : first_list;
@@ -306,21 +313,21 @@ std::optional<Traffic> Apply(Named named, const OpArgs& a) {
     case Rule::kPointwise:
       return Pointwise(a, t, named.in_place);
     case Rule::kFill: {
-      if (t.index.empty()) return std::nullopt;
-      const OpArg& first = a.args[t.index[0]];
+      if (t.empty()) return std::nullopt;
+      const OpArg& first = a.args[t[0]];
       const std::optional<double> w = BytesOf(*first.shape, first.type);
       if (!w) return std::nullopt;
       return Traffic{0, *w, 0, first.type, "output written"};
     }
     case Rule::kCopy: {
-      if (t.index.empty()) return std::nullopt;
-      const OpArg& first = a.args[t.index[0]];
+      if (t.empty()) return std::nullopt;
+      const OpArg& first = a.args[t[0]];
       // copy_(dst, src): src read, dst written; clone(self): self read, a copy written.
-      const OpArg& source = t.index.size() >= 2 && named.in_place ? a.args[t.index[1]] : first;
+      const OpArg& source = t.size() >= 2 && named.in_place ? a.args[t[1]] : first;
       // to(self, dtype, ...), _to_copy(self, dtype, ...) and to(self, device, dtype, ...) write
       // the dtype they name (a ScalarType number in "Concrete Inputs"); else self's type.
       std::string written_type = first.type;
-      if (named.rule == Rule::kCopy && !named.in_place) {
+      if (!named.in_place) {
         for (size_t i : {size_t{1}, size_t{2}}) {
           if (i >= a.args.size() || a.args[i].type != "Scalar") continue;
           const std::string type = flops::ScalarTypeName(a.args[i].concrete);
@@ -336,26 +343,19 @@ std::optional<Traffic> Apply(Named named, const OpArgs& a) {
       return Traffic{*r, *w, 0, written_type, "source read, copy written"};
     }
     case Rule::kRowwise:
-      return Rowwise(a, t);
+      return ReadAllWriteLike(a, t, 0, true, "inputs read, one tensor like the first written");
     case Rule::kEachTensorOnce: {
-      if (t.index.empty()) return std::nullopt;
+      if (t.empty()) return std::nullopt;
       const std::optional<double> moved = ReadAll(a, t);
       if (!moved) return std::nullopt;
-      return Traffic{*moved, 0, 0, a.args[t.index[0]].type, "each tensor argument moved once",
-                     true};
+      return Traffic{*moved, 0, 0, a.args[t[0]].type, "each tensor argument moved once", true};
     }
-    case Rule::kPoolBackward: {
-      if (t.index.size() < 2) return std::nullopt;
-      const OpArg& self = a.args[t.index[1]];
-      const std::optional<double> read = ReadAll(a, t);
-      const std::optional<double> written = BytesOf(*self.shape, self.type);
-      if (!read || !written) return std::nullopt;
-      return Traffic{*read, *written, 0, self.type, "inputs read, the input's gradient written"};
-    }
+    case Rule::kPoolBackward:
+      return ReadAllWriteLike(a, t, 1, false, "inputs read, the input's gradient written");
     case Rule::kReduction: {
-      if (t.index.size() >= 2) return Pointwise(a, t, named.in_place);  // max(a, b)
-      if (t.index.empty()) return std::nullopt;
-      const OpArg& first = a.args[t.index[0]];
+      if (t.size() >= 2) return Pointwise(a, t, named.in_place);  // max(a, b)
+      if (t.empty()) return std::nullopt;
+      const OpArg& first = a.args[t[0]];
       const std::optional<double> r = BytesOf(*first.shape, first.type);
       if (!r) return std::nullopt;
       return Traffic{*r, 0, IsFloat(first.type) ? flops::Numel(*first.shape) : 0, first.type,
@@ -367,7 +367,7 @@ std::optional<Traffic> Apply(Named named, const OpArgs& a) {
       if (!weight || !indices || weight->size() != 2) return std::nullopt;
       const double rows = flops::Numel(*indices) * static_cast<double>((*weight)[1]);
       const std::optional<double> idx = BytesOf(*indices, a.args[1].type);
-      const std::optional<double> out = BytesOf({static_cast<int64_t>(rows)}, a.args[0].type);
+      const std::optional<double> out = BytesOf(rows, a.args[0].type);
       if (!idx || !out) return std::nullopt;
       return Traffic{*idx + *out, *out, 0, a.args[0].type,
                      "indices and their rows read, rows written"};
@@ -394,7 +394,7 @@ std::optional<Traffic> Apply(Named named, const OpArgs& a) {
         const flops::Shape* source = tensor(3);
         moved = source ? flops::Numel(*source) : flops::Numel(*index);  // scatter(.., value)
       }
-      const std::optional<double> bytes = BytesOf({static_cast<int64_t>(moved)}, a.args[0].type);
+      const std::optional<double> bytes = BytesOf(moved, a.args[0].type);
       if (!bytes) return std::nullopt;
       double read = *idx + *bytes, written = *bytes;
       if (named.rule == Rule::kScatter && !named.in_place) {

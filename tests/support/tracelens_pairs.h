@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -86,6 +88,14 @@ inline double MedianOf(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// docs/predict.md's size class of a `predict` JSON row: "small" under 20 us of source time per
+// call (per kernel for kernels under no op), else "large".
+inline std::string SizeClassOf(const nlohmann::json& row) {
+  const int64_t calls = row["calls"], kernels = row["kernels"];
+  const int64_t per = calls > 0 ? calls : std::max<int64_t>(kernels, 1);
+  return row["measured_ns"].get<int64_t>() < 20000 * per ? "small" : "large";
 }
 
 // A device's figure from `tensormorph devices --format json` (NaN and a failure when absent).

@@ -5,7 +5,8 @@
 //    (LinkTrace, link/work_links.h);
 //  - the ProfilerStep#N steps and the step each kernel / transfer was launched in
 //    (link/steps.h);
-//  - the FLOP counter's estimate of each framework-op slice (link/slice_work.h).
+//  - the FLOP counter's estimate of each framework-op slice, and the memory traffic of the
+//    memory-bound ops it does not know (link/slice_work.h).
 //
 // Invariants: each part is computed at most once per LinkedTrace, on first use (`kernels` needs
 // none of them, so it pays for none), and is then immutable. First uses may race: every part is
@@ -35,7 +36,7 @@ struct LinkOptions {
   bool concurrent = false;
 };
 
-enum class LinkedPart : uint8_t { kLinks, kSteps, kSliceWork };
+enum class LinkedPart : uint8_t { kLinks, kSteps, kSliceWork, kSliceTraffic };
 
 class LinkedTrace {
  public:
@@ -54,8 +55,9 @@ class LinkedTrace {
   // Parallel to Trace::kernels / Trace::transfers: index into steps() or -1 (StepOfKernels).
   const std::vector<int32_t>& step_of_kernels() const;
   const std::vector<int32_t>& step_of_transfers() const;
-  // Parallel to Trace::slices (EstimateSliceWork).
+  // Parallel to Trace::slices (EstimateSliceWork, EstimateSliceTraffic).
   const SliceWork& slice_work() const;
+  const SliceWork& slice_traffic() const;
 
   // Computes `parts` now, side by side when concurrent(), for an analysis that needs several:
   // the FLOP estimate needs no links, so it need not wait for them. Parts already computed are not

@@ -15,7 +15,6 @@
 #include "analysis/compare/side_ops.h"
 #include "analysis/ranking.h"
 #include "analysis/roofline_ops.h"
-#include "link/slice_work.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/memory/memory_fit.h"
 #include "tensormorph/model/op_inputs.h"
@@ -255,7 +254,7 @@ void Comparer::AddSide(size_t side, const SideOps& ops,
   const TraceLinks& links = linked.links();
   // Each op's work: the FLOP counter's, else the memory traffic of a memory-bound op.
   const SliceWork& flop_work = linked.slice_work();
-  const SliceWork traffic = EstimateSliceTraffic(trace);
+  const SliceWork& traffic = linked.slice_traffic();
   auto work_of = [&](uint32_t i) -> const OpWork* {
     return flop_work[i] != nullptr ? flop_work[i] : traffic[i];
   };
@@ -546,9 +545,10 @@ CompareResult Comparer::Run() {
   for (const LinkedTrace* linked : sides_) {
     with_nodes_ = with_nodes_ && SideOps::HasNodes(linked->trace());
     if (query_.side_headers) {
-      linked->Prepare({LinkedPart::kLinks, LinkedPart::kSliceWork, LinkedPart::kSteps});
+      linked->Prepare({LinkedPart::kLinks, LinkedPart::kSliceWork, LinkedPart::kSliceTraffic,
+                       LinkedPart::kSteps});
     } else {
-      linked->Prepare({LinkedPart::kLinks, LinkedPart::kSliceWork});
+      linked->Prepare({LinkedPart::kLinks, LinkedPart::kSliceWork, LinkedPart::kSliceTraffic});
     }
     with_stack_ = with_stack_ && SideOps::HasModulePaths(*linked);
   }

@@ -24,6 +24,14 @@ struct Target {
   const FamilyCalibration* calibration = nullptr;
 };
 
+// The kernels of the part of a row its work estimates cover (all, unless part of the row is not).
+double CountedKernels(const PredictRow& row) {
+  return row.measured_ns > 0
+             ? static_cast<double>(row.kernels) * static_cast<double>(row.counted_ns) /
+                   static_cast<double>(row.measured_ns)
+             : 0;
+}
+
 class Predictor {
  public:
   Predictor(const Calibration& calibration, const DeviceSpec* source, std::string source_family)
@@ -62,12 +70,8 @@ class Predictor {
         return p;
       }
     }
-    // The kernels of the part the work estimates cover (all, unless part of the row is not).
     const auto row_kernels = static_cast<double>(row.kernels);
-    const double counted_kernels = row.measured_ns > 0
-                                       ? row_kernels * static_cast<double>(row.counted_ns) /
-                                             static_cast<double>(row.measured_ns)
-                                       : 0;
+    const double counted_kernels = CountedKernels(row);
     if (std::optional<Prediction> roofline = Roofline(row, counted_kernels, target)) {
       p = *roofline;
       const int64_t rest = row.measured_ns - row.counted_ns;
@@ -132,12 +136,8 @@ class Predictor {
           RoofTimeOn(target, row.precision, *row.flops, *row.bytes);
       if (!on_source || !on_target || on_source->ns() <= 0) return std::nullopt;
       const CategoryEfficiency* e = EfficiencyOf(source_calibration_, row.category);
-      const double kernels = row.measured_ns > 0 ? static_cast<double>(row.kernels) *
-                                                       static_cast<double>(row.counted_ns) /
-                                                       static_cast<double>(row.measured_ns)
-                                                 : 0;
-      const double fixed =
-          std::min(static_cast<double>(row.counted_ns), e ? kernels * e->kernel_ns : 0.0);
+      const double fixed = std::min(static_cast<double>(row.counted_ns),
+                                    e ? CountedKernels(row) * e->kernel_ns : 0.0);
       counted =
           fixed + (static_cast<double>(row.counted_ns) - fixed) * on_target->ns() / on_source->ns();
       rest -= row.counted_ns;
@@ -286,7 +286,7 @@ PredictResult PredictRows(const CompareResult& compared, size_t side, const Link
           "the device database has no peaks for it (give them with --device-spec), and no ratio "
           "to it is calibrated";
     } else if (spec != source && !any_ratio && t.calibration == nullptr &&
-               (t.family != result.source_family || source == nullptr) &&
+               t.family != result.source_family &&
                calibration.Family(result.source_family) == nullptr) {
       info.unusable = "neither its family " + t.family + " nor the trace's is calibrated (" +
                       "tensormorph calibrate TRACES... on them, then --calibration FILE)";
