@@ -214,7 +214,8 @@ TEST(Calibrate, FixedCostsAndFractionsOfRoofFollowFromTheRows) {
 
 // The intervals: for each model, a calibration without it predicts it both ways; measured /
 // predicted per category and size class (under 20 us per call on the source: "small"), their
-// 10th and 90th percentiles where 10 rows or more.
+// 10th and 90th percentiles at the plotting positions k / (n + 1), rounded outward, where 10 rows
+// or more.
 TEST(Calibrate, IntervalsAreThePercentilesOfHeldOutErrors) {
   std::map<std::pair<std::string, std::string>, std::vector<double>> ratios;
   for (const std::string& held_out : PairModels()) {
@@ -239,8 +240,13 @@ TEST(Calibrate, IntervalsAreThePercentilesOfHeldOutErrors) {
   for (auto& [key, v] : ratios) {
     if (v.size() < 10) continue;
     std::sort(v.begin(), v.end());
-    expected[key] = {v[static_cast<size_t>(0.1 * (v.size() - 1))],
-                     v[static_cast<size_t>(0.9 * (v.size() - 1))]};
+    // Ranks floor(0.1 (n + 1)) and ceil(0.9 (n + 1)), 1-based, kept inside 1..n: the held-out
+    // ratios below and above the bounds are each at most a tenth of n + 1.
+    const size_t n = v.size();
+    size_t low = n, high = 1;
+    while (low > 1 && 10 * low > n + 1) --low;           // the largest rank with 10 low <= n + 1
+    while (high < n && 10 * high < 9 * (n + 1)) ++high;  // the smallest with 10 high >= 9 (n + 1)
+    expected[key] = {v[low - 1], v[high - 1]};
   }
   const json shipped = Shipped();
   ASSERT_EQ(shipped["intervals"].size(), expected.size());

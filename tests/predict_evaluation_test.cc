@@ -141,9 +141,10 @@ TEST(Predict, BeatsBothBaselinesOnEveryHeldOutModel) {
   std::printf("\nmeasured inside the 10-90 %% interval: %llu of %llu rows (%.1f %%)\n",
               static_cast<unsigned long long>(all.inside_interval),
               static_cast<unsigned long long>(all.interval_rows), 100 * coverage);
-  // The intervals are the 10th-90th percentiles of held-out errors (80 % nominal), measured here
-  // on models their own calibration never saw: published in docs/predict.md as measured.
-  EXPECT_GE(coverage, 0.7);
+  // The intervals are the 10th-90th percentiles of held-out errors (80 % nominal, the issue's
+  // target), measured here on models their own calibration never saw: published in
+  // docs/predict.md as measured.
+  EXPECT_GE(coverage, 0.8);
 }
 
 }  // namespace TM_UNITY_ID

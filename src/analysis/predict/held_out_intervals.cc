@@ -24,9 +24,19 @@ std::vector<size_t> WorkloadOf(size_t sources, const std::vector<CalibrationPair
   return of;
 }
 
-double Percentile(std::vector<double> values, double q) {
+// The bounds of the two-sided interval between the `percent`th and (100 - `percent`)th
+// percentiles of n held-out ratios: the order statistics at ranks floor(percent (n + 1) / 100)
+// and ceil((100 - percent) (n + 1) / 100), clamped to [1, n] (1-based; integer arithmetic, so
+// that 10 % of 120 is rank 12 exactly). These are the percentiles at the plotting positions
+// k / (n + 1) (Hyndman and Fan's type 6) rounded outward: a new row exchangeable with the n
+// falls below the k-th smallest with probability k / (n + 1), so the interval holds at least
+// (100 - 2 percent) % of new rows (split conformal prediction). The ranks floor(q (n - 1)) + 1
+// used before put each bound up to two ranks inside and held 76.7 % of held-out rows, not 80 %.
+std::pair<double, double> CoveringBounds(std::vector<double> values, size_t percent) {
   std::sort(values.begin(), values.end());
-  return values[static_cast<size_t>(q * static_cast<double>(values.size() - 1))];
+  const size_t n1 = values.size() + 1;
+  const auto at = [&](size_t rank) { return values[std::clamp<size_t>(rank, 1, n1 - 1) - 1]; };
+  return {at(percent * n1 / 100), at(((100 - percent) * n1 + 99) / 100)};
 }
 
 }  // namespace
@@ -71,8 +81,8 @@ StatusOr<std::vector<PredictionInterval>> HeldOutIntervals(
   std::vector<PredictionInterval> out;
   for (const auto& [key, values] : ratios) {
     if (values.size() < kMinIntervalRows) continue;
-    out.push_back(
-        {key.first, key.second, Percentile(values, 0.1), Percentile(values, 0.9), values.size()});
+    const auto [low, high] = CoveringBounds(values, 10);
+    out.push_back({key.first, key.second, low, high, values.size()});
   }
   return out;
 }
