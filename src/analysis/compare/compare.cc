@@ -281,24 +281,30 @@ void Comparer::AddSide(size_t side, const SideOps& ops,
     return trace.slices[a].start_ns < trace.slices[b].start_ns;
   });
   std::vector<size_t> row_of_call(n, kNoneRow);
-  std::unordered_map<uint32_t, uint32_t> occurrence;
+  std::vector<uint32_t> occurrence(keys_.size(), 0);
+  // The row of each (key, matched): the group key is built and looked up once per key, not once
+  // per call (a host-heavy trace makes millions of calls of a few thousand keys).
+  std::vector<size_t> row_of_key(2 * keys_.size(), kNoneRow);
   for (uint32_t call : calls) {
     const uint32_t key_id = ops.key_of[call];
-    const MatchKey& key = keys_.Get(key_id);
     const bool matched = occurrence[key_id]++ < matched_calls[key_id];
-    std::string group = GroupKey(query_.by, key);
-    if (!matched) group += "\x1fonly_in";
-    const size_t row = table_.Row(std::move(group), [&](CompareRow* r) {
-      r->matched = matched;
-      r->name =
-          query_.by == CompareBy::kCategory ? WorkCategoryName(CategoryOfOp(key.name)) : key.name;
-      r->category = CategoryOfOp(key.name);
-      if (query_.by == CompareBy::kShape) {
-        r->shapes = key.shapes;
-        r->dtypes = key.dtypes;
-      }
-      if (query_.by == CompareBy::kStack) r->stack = key.stack;
-    });
+    size_t& row = row_of_key[2 * size_t{key_id} + (matched ? 1 : 0)];
+    if (row == kNoneRow) {
+      const MatchKey& key = keys_.Get(key_id);
+      std::string group = GroupKey(query_.by, key);
+      if (!matched) group += "\x1fonly_in";
+      row = table_.Row(std::move(group), [&](CompareRow* r) {
+        r->matched = matched;
+        r->name =
+            query_.by == CompareBy::kCategory ? WorkCategoryName(CategoryOfOp(key.name)) : key.name;
+        r->category = CategoryOfOp(key.name);
+        if (query_.by == CompareBy::kShape) {
+          r->shapes = key.shapes;
+          r->dtypes = key.dtypes;
+        }
+        if (query_.by == CompareBy::kStack) r->stack = key.stack;
+      });
+    }
     row_of_call[call] = row;
     ++CellOf(table_[row], side).calls;
   }
@@ -317,7 +323,7 @@ void Comparer::AddSide(size_t side, const SideOps& ops,
     ++totals.category_kernels[category];
     size_t row = 0;
     if (inner == kNoRow) {
-      row = NoOpRow(CategoryOfKernel(trace.str(kernel.name)));
+      row = NoOpRow(categories.OfName(static_cast<uint32_t>(k)));
     } else {
       row = row_of_call[row_op[inner]];
       if (counted_root[inner] != kNoRow) {

@@ -5,10 +5,13 @@ namespace {
 
 constexpr uint8_t kUnknown = 0xFF;
 
-// An op's own category, counting communication as none (see the header's rule 2).
-WorkCategory OwnCategory(const Trace& trace, uint32_t slice) {
-  const WorkCategory c = CategoryOfOp(trace.str(trace.slices[slice].name));
-  return c == WorkCategory::kCommunication ? WorkCategory::kOther : c;
+// The cached category of string `name` in `cache` (per string id), computed by `compute` once.
+template <typename Compute>
+WorkCategory Cached(std::vector<uint8_t>* cache, uint32_t name, Compute compute) {
+  if (name >= cache->size()) cache->resize(name + 1, kUnknown);
+  uint8_t& slot = (*cache)[name];
+  if (slot == kUnknown) slot = static_cast<uint8_t>(compute());
+  return static_cast<WorkCategory>(slot);
 }
 
 }  // namespace
@@ -26,7 +29,11 @@ WorkCategory KernelCategories::OfOp(uint32_t slice) {
       answer = static_cast<WorkCategory>(op_category_[s]);
       break;
     }
-    const WorkCategory own = OwnCategory(trace_, s);
+    // An op's own category, counting communication as none (see the header's rule 2).
+    const WorkCategory own = Cached(&op_name_category_, trace_.slices[s].name, [&] {
+      const WorkCategory c = CategoryOfOp(trace_.str(trace_.slices[s].name));
+      return c == WorkCategory::kCommunication ? WorkCategory::kOther : c;
+    });
     passed.push_back(s);
     if (own != WorkCategory::kOther) {
       answer = own;
@@ -37,15 +44,14 @@ WorkCategory KernelCategories::OfOp(uint32_t slice) {
   return answer;
 }
 
-WorkCategory KernelCategories::Of(uint32_t kernel, uint32_t innermost_op) {
+WorkCategory KernelCategories::OfName(uint32_t kernel) {
   const uint32_t name = trace_.kernels[kernel].name;
-  if (name >= name_category_.size()) name_category_.resize(name + 1, kUnknown);
-  if (name_category_[name] == kUnknown) {
-    const std::string_view text = trace_.str(name);
-    // CategoryOfKernel names communication by the timeline's table (ClassifyKernelName).
-    name_category_[name] = static_cast<uint8_t>(CategoryOfKernel(text));
-  }
-  const auto by_name = static_cast<WorkCategory>(name_category_[name]);
+  // CategoryOfKernel names communication by the timeline's table (ClassifyKernelName).
+  return Cached(&name_category_, name, [&] { return CategoryOfKernel(trace_.str(name)); });
+}
+
+WorkCategory KernelCategories::Of(uint32_t kernel, uint32_t innermost_op) {
+  const WorkCategory by_name = OfName(kernel);
   if (by_name == WorkCategory::kCommunication) return by_name;
   if (innermost_op != kNoRow) {
     const WorkCategory by_op = OfOp(innermost_op);

@@ -32,6 +32,10 @@ class KernelCategories {
   // The category of kernel `kernel`, whose innermost op is `innermost_op` (kNoRow for none).
   WorkCategory Of(uint32_t kernel, uint32_t innermost_op);
 
+  // CategoryOfKernel of the kernel's own name (rule 1 or 3), computed once per name: a trace
+  // launches the same few hundred kernels hundreds of thousands of times.
+  WorkCategory OfName(uint32_t kernel);
+
  private:
   // The category of the innermost op at or around `slice` that has one other than
   // communication; kOther where none has.
@@ -39,8 +43,9 @@ class KernelCategories {
 
   const Trace& trace_;
   const std::vector<uint32_t>& op_parent_;
-  std::vector<uint8_t> op_category_;    // per slice: OfOp, or kUnknown until computed
-  std::vector<uint8_t> name_category_;  // per string id of a kernel name: by name, or kUnknown
+  std::vector<uint8_t> op_category_;       // per slice: OfOp, or kUnknown until computed
+  std::vector<uint8_t> name_category_;     // per string id of a kernel name: by name, or kUnknown
+  std::vector<uint8_t> op_name_category_;  // per string id of an op name: OwnCategory, or kUnknown
 };
 
 }  // namespace tensormorph
