@@ -55,7 +55,7 @@ const SliceWork& LinkedTrace::slice_work() const {
 
 const SliceWork& LinkedTrace::slice_traffic() const {
   std::call_once(parts_->traffic_once,
-                 [this] { parts_->slice_traffic = EstimateSliceTraffic(*trace_); });
+                 [this] { parts_->slice_traffic = EstimateSliceTraffic(*trace_, links()); });
   return parts_->slice_traffic;
 }
 

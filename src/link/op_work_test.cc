@@ -546,7 +546,8 @@ TEST(OpWorkTraffic, ServingKernelsMoveEachTensorArgumentOnce) {
 }
 
 TEST(OpWorkTraffic, NeverAGuessWithoutElementTypes) {
-  // Qwen's aten::cat: Kineto types the list "TensorList", without its dtype: no estimate.
+  // Qwen's aten::cat: Kineto types the list "TensorList", without its dtype: no estimate unless
+  // its kernel names the element size (below).
   EXPECT_FALSE(Traffic("aten::cat", R"({"dims": [[[1, 559, 32], [1, 559, 32]], []],
       "types": ["TensorList", "Scalar"], "concrete": ["", "-1"]})"));
   // No types at all (2021's traces, record_shapes without types): nothing.
@@ -558,6 +559,74 @@ TEST(OpWorkTraffic, NeverAGuessWithoutElementTypes) {
       "types": ["float", "TensorList"], "concrete": ["", ""]})");
   ASSERT_TRUE(index.has_value());
   EXPECT_DOUBLE_EQ(index->bytes, 10 + 2 * 10 * 64 * 4.0);
+}
+
+// Kernel names quoted from the shared traces (tracelens_pairs Qwen on H100 and MI300X, the MI300X
+// ResNet-18 training, the A100 NCCL sample, SGLang's decode on ROCm, HTA's trace_diff).
+TEST(OpWorkTraffic, ListElementSizeAsTheKernelNamesIt) {
+  EXPECT_EQ(
+      ListElementBytesOfKernel(
+          "void at::native::(anonymous namespace)::CatArrayBatchedCopy<at::native::(anonymous "
+          "namespace)::OpaqueType<2u>, unsigned int, 4, 64, 64>(at::native::(anonymous "
+          "namespace)::OpaqueType<2u>*, at::native::(anonymous "
+          "namespace)::CatArrInputTensorMetadata"
+          "<at::native::(anonymous namespace)::OpaqueType<2u>, unsigned int, 64, 64>, "
+          "at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, "
+          "unsigned int)"),
+      2);
+  EXPECT_EQ(ListElementBytesOfKernel("void at::native::(anonymous namespace)::CatArrayBatchedCopy<"
+                                     "at::native::(anonymous namespace)::OpaqueType<4u>, unsigned "
+                                     "int, 3, 64, 64>(...)"),
+            4);
+  EXPECT_EQ(ListElementBytesOfKernel(
+                "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::"
+                "(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::"
+                "BinaryOpListAlphaFunctor<float, 2, 2, 0>, std::plus<float>, float>(...)"),
+            4);
+  EXPECT_EQ(ListElementBytesOfKernel(
+                "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::"
+                "(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::"
+                "BinaryOpListAlphaFunctor<c10::BFloat16, 2, 2, 0>, std::plus<float>, float>(...)"),
+            2);
+  EXPECT_EQ(ListElementBytesOfKernel(
+                "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::"
+                "(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::"
+                "UnaryOpFunctor<long, 2, 1, 1>, at::native::Copy<long, long> >(...)"),
+            8);
+  // A copy between two types states neither; other kernels state nothing.
+  EXPECT_EQ(ListElementBytesOfKernel(
+                "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::"
+                "(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::"
+                "CopyFunctor<int, long, 2, 1, 1>, at::native::Copy<int, long> >(...)"),
+            0);
+  EXPECT_EQ(ListElementBytesOfKernel("void multi_tensor_apply_kernel<TensorListMetadata<4>, "
+                                     "AdamFunctor<float>, float, float>(int, int volatile*)"),
+            4);
+  EXPECT_EQ(ListElementBytesOfKernel("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64"),
+            0);
+  EXPECT_EQ(ListElementBytesOfKernel("CatArrayBatchedCopy<OpaqueType<"), 0);  // cut short
+  EXPECT_EQ(ListElementBytesOfKernel("CatArrayBatchedCopy<OpaqueType<99u>"), 0);
+}
+
+TEST(OpWorkTraffic, CatWithoutElementTypesTakesItsKernelsElementSize) {
+  // Qwen's aten::cat on H100, whose kernel is CatArrayBatchedCopy<OpaqueType<4u>, ...>: both
+  // lists read once and written once, 4 bytes per element.
+  const OpInputs inputs = OpInputsFromObjectText(R"({"dims": [[[1, 559, 32], [1, 559, 32]], []],
+      "types": ["TensorList", "Scalar"], "concrete": ["", "-1"]})");
+  const std::optional<OpWork> cat = EstimateOpTraffic("aten::cat", inputs, 4);
+  ASSERT_TRUE(cat.has_value());
+  EXPECT_DOUBLE_EQ(cat->bytes, 2 * (2 * 559 * 32) * 4.0);  // 286,208
+  EXPECT_DOUBLE_EQ(cat->flops, 0);                         // the type itself is not known
+  // hta/mi250_minitoy_train_ROCm6_2_kineto: _foreach_add_(self, other, alpha), two lists of a
+  // 128x128 weight and its bias, kernel BinaryOpListAlphaFunctor<float, ...>: both lists read,
+  // the first written.
+  const std::optional<OpWork> add = EstimateOpTraffic(
+      "aten::_foreach_add_", OpInputsFromObjectText(R"({"dims": [[[128, 128], [128]],
+      [[128, 128], [128]], []], "types": ["TensorList", "TensorList", "Scalar"],
+      "concrete": ["", "", "-0.001"]})"),
+      4);
+  ASSERT_TRUE(add.has_value());
+  EXPECT_DOUBLE_EQ(add->bytes, 3 * (128 * 128 + 128) * 4.0);  // 198,144
 }
 
 }  // namespace TM_UNITY_ID

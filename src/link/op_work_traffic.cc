@@ -7,14 +7,16 @@
 // otherwise: they never decide such an op's roof time, they only place it on the roofline.
 //
 // Invariants: an op is estimated only when every tensor it reads has a known shape and element
-// size; a shape the rule needs and the trace does not give (a TensorList without element types,
-// an index_select without its dim) gives no estimate, never a guess. The one lower bound taken on
+// size; a shape the rule needs and the trace does not give (a TensorList whose element size
+// neither a typed tensor beside it nor the op's kernel's name states, an index_select without
+// its dim) gives no estimate, never a guess. The one lower bound taken on
 // purpose: indices inside a TensorList (aten::index) count one byte per element, the smallest
 // index type, because Kineto records their list as "TensorList" without their dtype.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 
 #include "link/op_args.h"
@@ -253,8 +255,11 @@ std::optional<Traffic> ReadAllWriteLike(const OpArgs& a, const Tensors& t, size_
 }
 
 // The element size of a TensorList argument: from the op's first typed tensor, which Kineto
-// records beside it (index's self, index_put's values); nullopt when there is none.
-std::optional<Traffic> ListTraffic(const OpArgs& a, const Tensors& t, Rule rule) {
+// records beside it (index's self, index_put's values); else, for cat/stack and tensor-list
+// updates, `list_element_bytes` (the size the op's own kernel names, 0 for none); nullopt when
+// neither is known.
+std::optional<Traffic> ListTraffic(const OpArgs& a, const Tensors& t, Rule rule,
+                                   int list_element_bytes) {
   double list_elements = 0, first_list = 0;
   bool first = true;
   for (size_t i = 0; i < a.args.size(); ++i) {
@@ -295,18 +300,25 @@ std::optional<Traffic> ListTraffic(const OpArgs& a, const Tensors& t, Rule rule)
                    self.type, "indices (1 byte each at least), rows read and written"};
   }
   // cat/stack and tensor-list updates: the lists carry no element type; an op with a typed tensor
-  // beside them is sized by it, else not estimated.
-  if (t.empty()) return std::nullopt;
+  // beside them is sized by it, else by its kernel's name (no FLOPs then: the type is not known,
+  // only its size), else not estimated.
+  const double written = rule == Rule::kConcatenate ? list_elements : first_list;
+  std::string formula = "every list read, " +
+                        std::string(rule == Rule::kConcatenate ? "all" : "the first") + " written";
+  if (t.empty()) {
+    if (list_element_bytes <= 0) return std::nullopt;
+    formula += fmt::format(", {} B per element as its kernel's name says", list_element_bytes);
+    return Traffic{list_elements * list_element_bytes, written * list_element_bytes, 0, "",
+                   std::move(formula)};
+  }
   const std::string& type = a.args[t[0]].type;
   const std::optional<int> size = flops::ElementSize(type);
   if (!size) return std::nullopt;
-  const double written = rule == Rule::kConcatenate ? list_elements : first_list;
   return Traffic{list_elements * *size, written * *size, IsFloat(type) ? written : 0, type,
-                 "every list read, " +
-                     std::string(rule == Rule::kConcatenate ? "all" : "the first") + " written"};
+                 std::move(formula)};
 }
 
-std::optional<Traffic> Apply(Named named, const OpArgs& a) {
+std::optional<Traffic> Apply(Named named, const OpArgs& a, int list_element_bytes) {
   const Tensors t = TensorArgs(a);
   auto tensor = [&](size_t i) { return flops::TensorShape(a, i, false); };
   switch (named.rule) {
@@ -410,7 +422,7 @@ std::optional<Traffic> Apply(Named named, const OpArgs& a) {
     case Rule::kIndexPut:
     case Rule::kConcatenate:
     case Rule::kTensorLists:
-      return ListTraffic(a, t, named.rule);
+      return ListTraffic(a, t, named.rule, list_element_bytes);
   }
   return std::nullopt;
 }
@@ -421,12 +433,38 @@ bool IsTrafficCountedOp(std::string_view op_name) {
   return RuleOf(op_name).has_value();
 }
 
-std::optional<OpWork> EstimateOpTraffic(std::string_view op_name, const OpInputs& inputs) {
+int ListElementBytesOfKernel(std::string_view kernel_name) {
+  // PyTorch's cat kernels (CatArrayBatchedCopy and its _contig/_aligned variants, CUDA and ROCm)
+  // copy opaque elements of N bytes: OpaqueType<N> or OpaqueType<Nu>.
+  if (const size_t at = kernel_name.find("OpaqueType<"); at != std::string_view::npos) {
+    int bytes = 0;
+    const char* first = kernel_name.data() + at + std::string_view("OpaqueType<").size();
+    const char* last = kernel_name.data() + kernel_name.size();
+    const auto [end, error] = std::from_chars(first, last, bytes);
+    if (error == std::errc() && end != first && bytes >= 1 && bytes <= 16) return bytes;
+    return 0;
+  }
+  // Tensor-list kernels (multi_tensor_apply_kernel<TensorListMetadata<N>, XFunctor<T, ...>, ...>)
+  // run on lists of T. A copy between types (CopyFunctor<From, To, ...>) has two: none is said.
+  const size_t apply = kernel_name.find("multi_tensor_apply_kernel<");
+  if (apply == std::string_view::npos) return 0;
+  const size_t functor = kernel_name.find("Functor<", apply);
+  if (functor == std::string_view::npos || kernel_name.substr(0, functor).ends_with("Copy")) {
+    return 0;
+  }
+  const size_t begin = functor + std::string_view("Functor<").size();
+  const size_t end = kernel_name.find_first_of(",>", begin);
+  if (end == std::string_view::npos) return 0;
+  return flops::ElementSize(kernel_name.substr(begin, end - begin)).value_or(0);
+}
+
+std::optional<OpWork> EstimateOpTraffic(std::string_view op_name, const OpInputs& inputs,
+                                        int list_element_bytes) {
   const std::optional<Named> named = RuleOf(op_name);
   if (!named) return std::nullopt;
   const std::optional<OpArgs> args = flops::ArgsOf(inputs);
   if (!args || !args->has_types) return std::nullopt;
-  const std::optional<Traffic> traffic = Apply(*named, *args);
+  const std::optional<Traffic> traffic = Apply(*named, *args, list_element_bytes);
   if (!traffic) return std::nullopt;
   const double bytes = traffic->read + traffic->written;
   if (!std::isfinite(bytes) || !std::isfinite(traffic->flops) || bytes <= 0) return std::nullopt;

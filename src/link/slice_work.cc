@@ -1,6 +1,7 @@
 #include "link/slice_work.h"
 
 #include <map>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -10,14 +11,36 @@ namespace tensormorph {
 
 namespace {
 
-using Estimator = std::optional<OpWork> (*)(std::string_view, const OpInputs&);
+using Estimator = std::optional<OpWork> (*)(std::string_view, const OpInputs&, int);
 using Knows = bool (*)(std::string_view);
 
-// Each op call's estimate, computed once per distinct (name, inputs); whether a name is known is
-// asked once per name.
-SliceWork EstimateEach(const Trace& trace, Knows knows, Estimator estimate) {
+// Per op slice, the element size its kernels' names state for its tensor lists
+// (ListElementBytesOfKernel), where they state one and agree: kernels linked to the op
+// (WorkLink::op of origin kOp). Each kernel name is read once.
+std::unordered_map<uint32_t, int> ListElementBytesOfOps(const Trace& trace,
+                                                        const TraceLinks& links) {
+  std::unordered_map<StringId, int> of_name;
+  std::unordered_map<uint32_t, int> out;  // -1: kernels that disagree
+  for (size_t k = 0; k < trace.kernels.size() && k < links.kernels.size(); ++k) {
+    const WorkLink& link = links.kernels[k];
+    if (link.origin != WorkOrigin::kOp || link.op == kNoRow) continue;
+    const StringId name = trace.kernels[k].name;
+    auto [bytes, first] = of_name.try_emplace(name, 0);
+    if (first) bytes->second = ListElementBytesOfKernel(trace.str(name));
+    if (bytes->second == 0) continue;
+    auto [slot, added] = out.try_emplace(link.op, bytes->second);
+    if (!added && slot->second != bytes->second) slot->second = -1;
+  }
+  std::erase_if(out, [](const auto& entry) { return entry.second < 0; });
+  return out;
+}
+
+// Each op call's estimate, computed once per distinct (name, inputs, list element size); whether
+// a name is known is asked once per name.
+SliceWork EstimateEach(const Trace& trace, Knows knows, Estimator estimate,
+                       const std::unordered_map<uint32_t, int>& list_element_bytes) {
   SliceWork work(trace.slices.size());
-  std::map<std::pair<StringId, OpInputsId>, uint32_t> cache;  // -> estimate, or kNone
+  std::map<std::tuple<StringId, OpInputsId, int>, uint32_t> cache;  // -> estimate, or kNone
   std::unordered_map<StringId, bool> known;
   for (size_t i = 0; i < trace.slices.size(); ++i) {
     const Slice& s = trace.slices[i];
@@ -27,15 +50,24 @@ SliceWork EstimateEach(const Trace& trace, Knows knows, Estimator estimate) {
     auto [name, first] = known.try_emplace(s.name, false);
     if (first) name->second = knows(trace.str(s.name));
     if (!name->second) continue;
-    auto [it, added] = cache.try_emplace({s.name, s.inputs}, SliceWork::kNone);
+    int list_bytes = 0;
+    if (!list_element_bytes.empty()) {
+      const auto found = list_element_bytes.find(static_cast<uint32_t>(i));
+      if (found != list_element_bytes.end()) list_bytes = found->second;
+    }
+    auto [it, added] = cache.try_emplace({s.name, s.inputs, list_bytes}, SliceWork::kNone);
     if (added) {
-      if (std::optional<OpWork> w = estimate(trace.str(s.name), *inputs)) {
+      if (std::optional<OpWork> w = estimate(trace.str(s.name), *inputs, list_bytes)) {
         it->second = work.Add(std::move(*w));
       }
     }
     if (it->second != SliceWork::kNone) work.Set(i, it->second);
   }
   return work;
+}
+
+std::optional<OpWork> FlopWork(std::string_view name, const OpInputs& inputs, int) {
+  return EstimateOpWork(name, inputs);
 }
 
 bool TrafficOnly(std::string_view name) {
@@ -46,11 +78,11 @@ bool TrafficOnly(std::string_view name) {
 
 SliceWork EstimateSliceWork(const Trace& trace) {
   ++link_stage::slice_work_computed;
-  return EstimateEach(trace, IsFlopCountedOp, EstimateOpWork);
+  return EstimateEach(trace, IsFlopCountedOp, FlopWork, {});
 }
 
-SliceWork EstimateSliceTraffic(const Trace& trace) {
-  return EstimateEach(trace, TrafficOnly, EstimateOpTraffic);
+SliceWork EstimateSliceTraffic(const Trace& trace, const TraceLinks& links) {
+  return EstimateEach(trace, TrafficOnly, EstimateOpTraffic, ListElementBytesOfOps(trace, links));
 }
 
 }  // namespace tensormorph

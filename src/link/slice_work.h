@@ -2,6 +2,7 @@
 #pragma once
 
 #include "tensormorph/link/op_work.h"
+#include "tensormorph/link/work_links.h"
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph {
@@ -12,7 +13,8 @@ namespace tensormorph {
 SliceWork EstimateSliceWork(const Trace& trace);
 
 // The same for the memory-bound ops (EstimateOpTraffic): set for the op calls the FLOP counter
-// does not know and whose traffic is known.
-SliceWork EstimateSliceTraffic(const Trace& trace);
+// does not know and whose traffic is known. `links` give each op's kernels, whose names state the
+// element size of tensor lists the trace records without one (ListElementBytesOfKernel).
+SliceWork EstimateSliceTraffic(const Trace& trace, const TraceLinks& links);
 
 }  // namespace tensormorph

@@ -52,7 +52,18 @@ bool IsFlopCountedOp(std::string_view op_name);
 // every output written once. `flops` is one per floating-point output element (per input element
 // for reductions), 0 for other types; `formula` starts with "memory:". Needs the element types
 // ("Input type"); nullopt for other ops and where a shape or type the rule needs is missing.
-std::optional<OpWork> EstimateOpTraffic(std::string_view op_name, const OpInputs& inputs);
+// Kineto records tensor lists as "TensorList" without their element type: cat, stack and
+// _foreach_* ops with no typed tensor beside their lists are sized by `list_element_bytes`, the
+// size the op's own kernel names (ListElementBytesOfKernel), and not estimated when it is 0.
+std::optional<OpWork> EstimateOpTraffic(std::string_view op_name, const OpInputs& inputs,
+                                        int list_element_bytes = 0);
+
+// The element size, in bytes, that a kernel's name states for the tensor lists it processes;
+// 0 where it states none. PyTorch's cat kernels copy OpaqueType<N> (N bytes: CatArrayBatchedCopy<
+// OpaqueType<2u>, ...> on CUDA and ROCm); its tensor-list kernels are multi_tensor_apply_kernel<
+// TensorListMetadata<K>, XFunctor<T, ...>, ...> over lists of T (a CopyFunctor has two types:
+// none is stated).
+int ListElementBytesOfKernel(std::string_view kernel_name);
 bool IsTrafficCountedOp(std::string_view op_name);
 
 // The estimates of a trace's op slices (LinkedTrace::slice_work, EstimateSliceTraffic): each
