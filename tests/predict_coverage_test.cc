@@ -34,6 +34,8 @@ TEST(PredictCoverage, WorkEstimatesCoverTheKernelTimeUnderOps) {
       "tracelens_more/mi300x_resnet18_train_no_mempool.json.gz",
       "tracelens_more/rocm_sglang_qwen3-8b_prefill_extend.json.gz",
       "hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz",
+      "tracelens/rocm_torch_compile_triton.json.gz",
+      "hta/triton_example.json.gz",
   };
   std::printf("| trace | kernel time | covered | under ops covered |\n|---|---:|---:|---:|\n");
   for (const std::string& name : traces) {

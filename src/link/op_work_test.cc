@@ -561,6 +561,32 @@ TEST(OpWorkTraffic, NeverAGuessWithoutElementTypes) {
   EXPECT_DOUBLE_EQ(index->bytes, 10 + 2 * 10 * 64 * 4.0);
 }
 
+TEST(OpWorkTraffic, InductorKernelsMoveEachBufferOnce) {
+  // tracelens/rocm_torch_compile_triton: Inductor's fused SiLU-and-multiply, recorded under its
+  // own name with its buffers (BF16) and the element count (a scalar).
+  auto silu = Traffic("triton_poi_fused__unsafe_view_mul_silu_2",
+                      R"({"dims": [[8, 4096, 8192], [32768, 8192], []],
+      "types": ["c10::BFloat16", "c10::BFloat16", "Scalar"], "concrete": ["", "", "268435456"]})");
+  ASSERT_TRUE(silu.has_value());
+  EXPECT_DOUBLE_EQ(silu->bytes, 2 * 268435456 * 2.0);  // 1,073,741,824
+  // The RMS norm's reduction: input, weight and output, 2 bytes each.
+  auto norm = Traffic("triton_red_fused_add_mean_mul_pow_rsqrt_0",
+                      R"({"dims": [[8, 4096, 2048], [2048], [8, 4096, 2048], [], []],
+      "types": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar"],
+      "concrete": ["", "", "", "32768", "2048"]})");
+  ASSERT_TRUE(norm.has_value());
+  EXPECT_DOUBLE_EQ(norm->bytes, (2 * 8 * 4096 * 2048.0 + 2048) * 2);
+  // hta/triton_example: three 10x10 float buffers.
+  auto example = Traffic("triton_poi_fused_add_cos_sin_0", R"({"dims": [[10, 10], [10, 10],
+      [10, 10], []], "types": ["float", "float", "float", "Scalar"],
+      "concrete": ["", "", "", "100"]})");
+  ASSERT_TRUE(example.has_value());
+  EXPECT_DOUBLE_EQ(example->bytes, 3 * 100 * 4.0);
+  // A template kernel (a GEMM) is bound by FLOPs its name does not give: no estimate.
+  EXPECT_FALSE(Traffic("triton_tem_fused_mm_0", R"({"dims": [[64, 64], [64, 64], [64, 64]],
+      "types": ["float", "float", "float"]})"));
+}
+
 // Kernel names quoted from the shared traces (tracelens_pairs Qwen on H100 and MI300X, the MI300X
 // ResNet-18 training, the A100 NCCL sample, SGLang's decode on ROCm, HTA's trace_diff).
 TEST(OpWorkTraffic, ListElementSizeAsTheKernelNamesIt) {

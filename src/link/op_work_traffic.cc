@@ -1,6 +1,7 @@
 // EstimateOpTraffic (op_work.h): the memory traffic of the ops the FLOP counter does not know, from
 // their recorded shapes and types. These ops (elementwise, normalization, softmax, reductions,
-// copies, embedding and index ops, optimizer updates over tensor lists) are bound by memory: what
+// copies, embedding and index ops, optimizer updates over tensor lists, serving libraries' fused
+// kernels, torch.compile's pointwise and reduction kernels) are bound by memory: what
 // decides their time is the bytes they move, so the estimate is a lower bound on those bytes,
 // each tensor read once and each output written once, as for the FLOP counter's ops. FLOPs are
 // one per output element for floating-point tensors (per input element for reductions), zero
@@ -154,8 +155,23 @@ constexpr std::string_view kServingKernels =
     "layernorm2d_fwd layernorm2d_fwd_with_add silu_and_mul gelu_and_mul gelu_tanh_and_mul "
     "mul_and_silu rotary_embedding batched_rotary_embedding";
 
+// Kernels torch.compile's Inductor generates run under a record_function of the kernel's own name
+// that carries its buffer arguments when shapes are recorded (PyTorch 2.5 and later): pointwise
+// (triton_poi_), reduction (triton_red_) and persistent reduction (triton_per_) kernels read or
+// write each buffer argument once, the size arguments (xnumel, rnumel) being scalars. Templates
+// (triton_tem_: GEMMs and convolutions) are bound by their FLOPs, which the name does not give:
+// not estimated.
+constexpr std::array<std::string_view, 3> kInductorMemoryBoundPrefixes = {
+    "triton_poi_", "triton_red_", "triton_per_"};
+
+bool IsInductorMemoryBoundKernel(std::string_view op) {
+  return std::any_of(kInductorMemoryBoundPrefixes.begin(), kInductorMemoryBoundPrefixes.end(),
+                     [&](std::string_view prefix) { return op.starts_with(prefix); });
+}
+
 std::optional<Named> RuleOf(std::string_view op) {
   constexpr std::string_view kAten = "aten::";
+  if (IsInductorMemoryBoundKernel(op)) return Named{Rule::kEachTensorOnce, false};
   if (const size_t colon = op.find("::");
       colon != std::string_view::npos && !op.starts_with(kAten)) {
     if (NameListHas(kServingNamespaces, op.substr(0, colon)) &&

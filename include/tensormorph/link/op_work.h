@@ -48,7 +48,8 @@ bool IsFlopCountedOp(std::string_view op_name);
 
 // The memory traffic of an op the FLOP counter does not know and whose time is decided by the
 // bytes it moves (op_work_traffic.cc: elementwise, normalization, softmax, reductions, copies,
-// embedding, index, cat and tensor-list updates), as the same lower bound: every tensor read once,
+// embedding, index, cat and tensor-list updates, serving libraries' fused kernels, torch.compile's
+// pointwise and reduction kernels), as the same lower bound: every tensor read once,
 // every output written once. `flops` is one per floating-point output element (per input element
 // for reductions), 0 for other types; `formula` starts with "memory:". Needs the element types
 // ("Input type"); nullopt for other ops and where a shape or type the rule needs is missing.
