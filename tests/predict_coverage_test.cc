@@ -108,7 +108,9 @@ TEST(PredictCoverage, CatBytesTakeTheElementSizeItsKernelNames) {
       if (e.value("cat", "") != "cpu_op" || e.value("name", "") != "aten::cat") continue;
       const auto correlation = correlation_of_external.find(e["args"]["External id"]);
       ASSERT_NE(correlation, correlation_of_external.end()) << e.dump();
-      const std::string& kernel = kernel_of_correlation.at(correlation->second);
+      const auto launched = kernel_of_correlation.find(correlation->second);
+      ASSERT_NE(launched, kernel_of_correlation.end()) << e.dump();
+      const std::string& kernel = launched->second;
       const size_t at = kernel.find("OpaqueType<");
       ASSERT_NE(at, std::string::npos) << kernel;
       const double element = std::stod(kernel.substr(at + 11));

@@ -588,7 +588,8 @@ TEST(OpWorkTraffic, InductorKernelsMoveEachBufferOnce) {
 }
 
 // Kernel names quoted from the shared traces (tracelens_pairs Qwen on H100 and MI300X, the MI300X
-// ResNet-18 training, the A100 NCCL sample, SGLang's decode on ROCm, HTA's trace_diff).
+// ResNet-18 training, the A100 NCCL sample, SGLang's decode on ROCm, HTA's trace_diff), most cut
+// after their template arguments ("(...)"), the GEMM's after its tile size.
 TEST(OpWorkTraffic, ListElementSizeAsTheKernelNamesIt) {
   EXPECT_EQ(
       ListElementBytesOfKernel(

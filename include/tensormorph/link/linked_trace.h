@@ -60,8 +60,9 @@ class LinkedTrace {
   const SliceWork& slice_traffic() const;
 
   // Computes `parts` now, side by side when concurrent(), for an analysis that needs several:
-  // the FLOP estimate needs no links, so it need not wait for them. Parts already computed are not
-  // computed again.
+  // the FLOP estimate needs no links, so it need not wait for them; the memory traffic does (its
+  // ops' kernels name the element size of tensor lists). Parts already computed are not computed
+  // again.
   void Prepare(std::initializer_list<LinkedPart> parts) const;
 
  private:
