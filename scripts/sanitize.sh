@@ -72,7 +72,7 @@ timed "ThreadSanitizer build" cmake --build build-tsan -j "$JOBS" \
   --target tensormorph_parallel_tests tensormorph
 # The tests in two gtest shards side by side (each test's own threads are few; one process
 # alone left a core idle for most of the phase). A shard's log is printed when it fails.
-tsan_filter='*ThreadsDeterminism*:ChromeImporter*:BadInput.MultiChunk*:LinkStage*:Timeline*:WriteJson*:FindingsCli.SpanBasis*'
+tsan_filter='*ThreadsDeterminism*:ChromeImporter*:BadInput.MultiChunk*:LinkStage*:ReportAnalyses*:Timeline*:WriteJson*:FindingsCli.SpanBasis*'
 tsan_shards() {
   local shard pids=() status=0
   for shard in 0 1; do

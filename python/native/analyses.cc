@@ -6,7 +6,9 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
+#include "io/json.h"
 #include "report/collectives_report.h"
 #include "report/compare_report.h"
 #include "report/critical_path_report.h"
@@ -225,8 +227,13 @@ std::string ReportHtml(const Traces& traces, const Profile* base, double thresho
   // The title names the inputs as the command line's does.
   if (!traces.empty()) options.title += ": " + traces.front()->trace().path;
   if (traces.size() > 1) options.title += " (+" + std::to_string(traces.size() - 1) + " more)";
-  const ReportAnalyses analyses = RunReportAnalyses(linked, query);
-  return RenderReport(linked, analyses, diff ? &*diff : nullptr, options);
+  // The timeline's lanes laid out beside the analyses, as the command line does.
+  Json lanes;
+  const ReportAnalyses analyses =
+      RunReportAnalyses(linked, query, [&](const KernelOccupancySummary& occupancy) {
+        lanes = LayOutReportTimeline(linked, occupancy, options);
+      });
+  return RenderReport(linked, analyses, diff ? &*diff : nullptr, options, std::move(lanes));
 }
 
 }  // namespace tensormorph::python

@@ -8,11 +8,13 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <utility>
 
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/predict_targets.h"
 #include "cli/profile_input.h"
+#include "io/json.h"
 #include "report/html/report.h"
 #include "tensormorph/analysis/diff/diff.h"
 #include "tensormorph/analysis/profile/build.h"
@@ -133,10 +135,15 @@ CommandRunner AddReportCommand(CLI::App* app) {
     page_options.max_raw_boxes = options->max_boxes;
     if (!traces.empty()) page_options.title += ": " + traces.front().path;
     if (traces.size() > 1) page_options.title += fmt::format(" (+{} more)", traces.size() - 1);
-    // The analyses side by side (the library), then the page from their results.
-    const ReportAnalyses analyses = RunReportAnalyses(Pointers(linked), query);
-    const std::string page =
-        RenderReport(Pointers(linked), analyses, diff ? &*diff : nullptr, page_options);
+    // The analyses side by side (the library), the timeline's lanes laid out beside them, then the
+    // page from their results.
+    Json lanes;
+    const ReportAnalyses analyses =
+        RunReportAnalyses(Pointers(linked), query, [&](const KernelOccupancySummary& occupancy) {
+          lanes = LayOutReportTimeline(Pointers(linked), occupancy, page_options);
+        });
+    const std::string page = RenderReport(Pointers(linked), analyses, diff ? &*diff : nullptr,
+                                          page_options, std::move(lanes));
     if (int rc = WriteOutputFile(options->output, page); rc != kExitOk) return rc;
     if (!options->common.quiet) {
       std::cerr << fmt::format("tensormorph: wrote {} ({:.1f} kB)\n", options->output,

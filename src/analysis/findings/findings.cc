@@ -77,7 +77,9 @@ FindingsResult FindFindings(const std::vector<const LinkedTrace*>& inputs,
   options.as_job = query.as_job;
   options.devices = &devices;
   options.concurrent = query.concurrent;
-  const TimelineResult timeline = AnalyzeTimeline(inputs, options, query.collectives);
+  const TimelineResult timeline = query.timeline != nullptr
+                                      ? WithLongerGaps(*query.timeline, query.min_gap_ns)
+                                      : AnalyzeTimeline(inputs, options, query.collectives);
   for (const DeviceTimeline& d : timeline.devices) {
     InputContext& ctx = contexts[static_cast<size_t>(d.input)];
     ctx.timelines.push_back(&d);

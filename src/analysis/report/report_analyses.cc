@@ -1,6 +1,8 @@
 #include "tensormorph/analysis/report/report_analyses.h"
 
+#include <algorithm>
 #include <future>
+#include <memory>
 #include <utility>
 
 #include "tensormorph/analysis/whatif/whatif.h"
@@ -18,7 +20,7 @@ bool IsMultiRankJob(const JobLayout& job) {
 }  // namespace
 
 ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
-                                 const ReportAnalysesQuery& query) {
+                                 const ReportAnalysesQuery& query, const BesideAnalyses& beside) {
   const std::launch policy = query.concurrent ? std::launch::async : std::launch::deferred;
   const std::vector<DeviceSpec> devices = BuiltInDevices();
   struct OpsAndPredictions {
@@ -35,8 +37,14 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
     roofline_query.devices = &devices;
     return AnalyzeRoofline(inputs, roofline_query);
   });
-  std::future<KernelOccupancySummary> occupancy_task =
-      std::async(policy, [&] { return SummarizeKernelOccupancy(inputs, KernelOccupancyQuery{}); });
+  std::shared_future<KernelOccupancySummary> occupancy_task =
+      std::async(policy, [&] {
+        return SummarizeKernelOccupancy(inputs, KernelOccupancyQuery{});
+      }).share();
+  // The caller's work that needs only the traces and the occupancy (the page's timeline lanes).
+  std::future<void> beside_task = std::async(policy, [&, occupancy_task] {
+    if (beside) beside(occupancy_task.get());
+  });
   std::future<std::optional<CompareResult>> compare_task =
       std::async(policy, [&]() -> std::optional<CompareResult> {
         if (!query.compare) return std::nullopt;
@@ -55,22 +63,43 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
       }).share();
   // The findings with each fix simulated (whatif.h), ranked as `findings` ranks them; both read
   // the same collectives.
-  std::future<FindingsResult> findings_task = std::async(policy, [&, collectives_task] {
-    const std::optional<CollectivesResult>& collectives = collectives_task.get();
-    FindingsQuery findings_query;
-    findings_query.devices = &devices;
-    findings_query.straggler_threshold_percent = query.timeline.straggler_threshold_percent;
-    findings_query.queue_limit = query.timeline.queue_limit;
-    findings_query.as_job = query.timeline.as_job;
-    findings_query.collectives = collectives ? &*collectives : nullptr;
-    FindingsResult found = FindFindings(inputs, findings_query);
-    SimulateFindings(inputs, query.timeline.as_job, &found, findings_query.collectives);
-    return found;
-  });
-  std::future<TimelineResult> timeline_task = std::async(policy, [&, collectives_task] {
-    const std::optional<CollectivesResult>& collectives = collectives_task.get();
-    return AnalyzeTimeline(inputs, query.timeline, collectives ? &*collectives : nullptr);
-  });
+  // The timeline once, at the shorter of the page's and the findings' gap thresholds: the gaps are
+  // the only figures the threshold changes, and each side keeps those longer than its own.
+  const int64_t findings_min_gap_ns = FindingsQuery{}.min_gap_ns;
+  std::shared_future<TimelineResult> timeline_task =
+      std::async(policy, [&, collectives_task] {
+        const std::optional<CollectivesResult>& collectives = collectives_task.get();
+        TimelineOptions options = query.timeline;
+        options.min_gap_ns = std::min(options.min_gap_ns, findings_min_gap_ns);
+        return AnalyzeTimeline(inputs, options, collectives ? &*collectives : nullptr);
+      }).share();
+  // The what-if graphs need the collectives but not the findings: built beside them.
+  std::shared_future<std::shared_ptr<const WhatIfGraphs>> whatif_task =
+      std::async(policy, [&, collectives_task] {
+        const std::optional<CollectivesResult>& collectives = collectives_task.get();
+        WhatIfQuery whatif_query;
+        whatif_query.as_job = query.timeline.as_job;
+        whatif_query.collectives = collectives ? &*collectives : nullptr;
+        return BuildWhatIfGraphs(inputs, job, whatif_query);
+      }).share();
+  std::future<FindingsResult> findings_task =
+      std::async(policy, [&, collectives_task, timeline_task, whatif_task] {
+        const std::optional<CollectivesResult>& collectives = collectives_task.get();
+        FindingsQuery findings_query;
+        findings_query.devices = &devices;
+        findings_query.straggler_threshold_percent = query.timeline.straggler_threshold_percent;
+        findings_query.queue_limit = query.timeline.queue_limit;
+        findings_query.as_job = query.timeline.as_job;
+        findings_query.collectives = collectives ? &*collectives : nullptr;
+        findings_query.min_gap_ns = findings_min_gap_ns;
+        // The findings read the built-in device table; a page timeline given another one is not
+        // theirs.
+        if (query.timeline.devices == nullptr) findings_query.timeline = &timeline_task.get();
+        FindingsResult found = FindFindings(inputs, findings_query);
+        SimulateFindings(inputs, query.timeline.as_job, &found, findings_query.collectives,
+                         whatif_task.get().get());
+        return found;
+      });
   std::future<std::optional<CriticalPathResult>> path_task =
       std::async(policy, [&, collectives_task]() -> std::optional<CriticalPathResult> {
         const std::optional<CollectivesResult>& collectives = collectives_task.get();
@@ -88,7 +117,7 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
   ReportAnalyses out;
   out.query = query;
   out.kernels = SummarizeKernels(inputs, KernelQuery{});
-  out.timeline = timeline_task.get();
+  out.timeline = WithLongerGaps(timeline_task.get(), query.timeline.min_gap_ns);
   OpsAndPredictions ops = ops_task.get();
   out.ops = std::move(ops.summary);
   out.op_predictions = std::move(ops.predictions);
@@ -99,6 +128,7 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
   out.compare = compare_task.get();
   out.collectives = collectives_task.get();
   out.critical_path = path_task.get();
+  beside_task.get();
   return out;
 }
 

@@ -127,4 +127,19 @@ TimelineResult AnalyzeTimeline(const std::vector<const LinkedTrace*>& inputs,
   return result;
 }
 
+TimelineResult WithLongerGaps(TimelineResult timeline, int64_t min_gap_ns) {
+  for (DeviceTimeline& d : timeline.devices) {
+    std::erase_if(d.gaps, [min_gap_ns](const Gap& g) { return g.length_ns <= min_gap_ns; });
+    d.gap_total_ns = 0;
+    d.gap_causes = {};
+    for (const Gap& g : d.gaps) {
+      CauseTotal& total = d.gap_causes[static_cast<size_t>(g.cause)];
+      ++total.count;
+      total.total_ns += g.length_ns;
+      d.gap_total_ns += g.length_ns;
+    }
+  }
+  return timeline;
+}
+
 }  // namespace tensormorph

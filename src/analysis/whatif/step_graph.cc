@@ -41,6 +41,16 @@ class GraphBuilder {
     g_.time.assign(next, 0);
     g_.collective.assign(next, 0);
     duration_set_.assign(next, 0);
+    // At most five edges into an item's start and end (launch, stream, other, graph, duration)
+    // and two into a host point (host, wait): reserved once, the edges of a 1 GB trace (tens of
+    // millions) are not copied as the vectors grow. The collectives' arrival edges may add more.
+    size_t bound = 0;
+    for (const GraphRank& r : g_.ranks) {
+      bound += 5 * r.work->items().size() + 2 * (r.first_step - r.first_call) +
+               2 * 2 * r.work->linked().steps().size();
+    }
+    pending_.reserve(bound);
+    pending_to_.reserve(bound);
   }
 
   void AddRank(size_t rank) {
@@ -137,6 +147,14 @@ class GraphBuilder {
     const RankWork& work = *r.work;
     const Trace& trace = work.trace();
     std::map<uint32_t, std::vector<HostPoint>> by_track;
+    {  // each track's points reserved before they are added: two per call and per step
+      std::map<uint32_t, size_t> count;
+      for (const ApiCall& call : trace.api_calls) {
+        if (work.OwnsTrack(call.track)) count[call.track] += 2;
+      }
+      for (const Step& step : work.linked().steps()) count[trace.slices[step.slice].track] += 2;
+      for (const auto& [track, n] : count) by_track[track].reserve(n);
+    }
     for (uint32_t c = 0; c < trace.api_calls.size(); ++c) {
       const ApiCall& call = trace.api_calls[c];
       if (!work.OwnsTrack(call.track)) continue;

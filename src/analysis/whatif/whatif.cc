@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <future>
+#include <memory>
 #include <thread>
 
 #include "analysis/whatif/replay.h"
@@ -84,14 +85,27 @@ std::vector<ScenarioRun> RunScenarios(const Group& g, const std::vector<Scenario
 
 }  // namespace
 
+// The groups and what SimulateWhatIf reports of them before any scenario.
+struct WhatIfGraphs {
+  std::vector<Group> groups;
+  std::optional<CollectivesResult> analysed;
+  const CollectivesResult* collectives = nullptr;  // the query's, or `analysed`
+  std::vector<WhatIfStep> steps;
+  std::vector<std::string> warnings;
+};
+
 void SimulateFindings(const std::vector<const LinkedTrace*>& inputs, bool as_job,
-                      FindingsResult* findings, const CollectivesResult* collectives) {
+                      FindingsResult* findings, const CollectivesResult* collectives,
+                      const WhatIfGraphs* graphs) {
   WhatIfQuery query;
   query.found = findings;
   query.as_job = as_job;
   query.collectives = collectives;
-  const WhatIfResult whatif = SimulateWhatIf(inputs, DescribeJob(TracesOf(inputs), as_job), query);
-  AttachWhatIf(whatif, findings);
+  if (graphs != nullptr) {
+    AttachWhatIf(RunWhatIf(inputs, *graphs, query), findings);
+    return;
+  }
+  AttachWhatIf(SimulateWhatIf(inputs, DescribeJob(TracesOf(inputs), as_job), query), findings);
 }
 
 FindingsResult FindSimulatedFindings(const std::vector<const LinkedTrace*>& inputs,
@@ -136,13 +150,15 @@ void AttachWhatIf(const WhatIfResult& whatif, FindingsResult* findings) {
                    });
 }
 
-WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const JobLayout& job,
-                            const WhatIfQuery& query) {
-  WhatIfResult result;
+std::shared_ptr<const WhatIfGraphs> BuildWhatIfGraphs(const std::vector<const LinkedTrace*>& inputs,
+                                                      const JobLayout& job,
+                                                      const WhatIfQuery& query) {
+  auto built = std::make_shared<WhatIfGraphs>();
   // The groups: a job walked as one (its clocks aligned on its collectives), else each input.
-  std::vector<Group> groups;
-  std::optional<CollectivesResult> analysed;
-  const CollectivesResult* collectives = query.collectives;
+  std::vector<Group>& groups = built->groups;
+  std::optional<CollectivesResult>& analysed = built->analysed;
+  const CollectivesResult*& collectives = built->collectives;
+  collectives = query.collectives;
   if (job.is_job) {
     // One rank of a job alone: no collective can be matched, its clock is its own.
     CollectiveOptions options;
@@ -187,7 +203,7 @@ WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const
     g.replayed = whatif::ReplayWindows(g.graph, g.windows, GraphEdit{}, &scratch);
     const std::vector<int64_t> unexplained = whatif::UnexplainedPerStep(g.graph, g.windows);
     for (size_t s = 0; s < g.windows.size(); ++s) {
-      WhatIfStep& step = result.steps.emplace_back();
+      WhatIfStep& step = built->steps.emplace_back();
       step.input = g.input;
       step.step = g.windows[s].number;
       step.measured_ns = g.measured[s];
@@ -196,22 +212,30 @@ WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const
     }
     const std::string who = job.is_job ? std::string("the job") : fmt::format("input {}", g.input);
     if (g.graph.contradictions > 0) {
-      result.warnings.push_back(fmt::format(
+      built->warnings.push_back(fmt::format(
           "{}: {} dependencies that the trace's times contradict (an item that starts before "
           "its launch call or before its stream predecessor ends): the replay starts them "
           "after it, which is its error",
           who, g.graph.contradictions));
     }
     if (g.graph.dropped_cycle_edges > 0) {
-      result.warnings.push_back(fmt::format(
+      built->warnings.push_back(fmt::format(
           "{}: {} dependencies closed a cycle (clocks that disagree across ranks) and were "
           "dropped",
           who, g.graph.dropped_cycle_edges));
     }
   }
-  const std::vector<Scenario> scenarios = whatif::ScenariosOf(inputs, query, collectives);
+  return built;
+}
+
+WhatIfResult RunWhatIf(const std::vector<const LinkedTrace*>& inputs, const WhatIfGraphs& graphs,
+                       const WhatIfQuery& query) {
+  WhatIfResult result;
+  result.steps = graphs.steps;
+  result.warnings = graphs.warnings;
+  const std::vector<Scenario> scenarios = whatif::ScenariosOf(inputs, query, graphs.collectives);
   for (const Scenario& s : scenarios) result.scenarios.push_back(s.out);
-  for (const Group& g : groups) {
+  for (const Group& g : graphs.groups) {
     std::vector<ScenarioRun> runs = RunScenarios(g, scenarios, query.concurrent);
     for (size_t i = 0; i < scenarios.size(); ++i) {
       WhatIfScenario& out = result.scenarios[i];
@@ -228,6 +252,11 @@ WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const
     }
   }
   return result;
+}
+
+WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const JobLayout& job,
+                            const WhatIfQuery& query) {
+  return RunWhatIf(inputs, *BuildWhatIfGraphs(inputs, job, query), query);
 }
 
 }  // namespace tensormorph

@@ -1,8 +1,8 @@
 // The whole HTML report: renders the results of every analysis the page shows
 // (RunReportAnalyses, tensormorph/analysis/report/report_analyses.h, over the same LinkedTraces) as
 // one self-contained page (report_model.h, html_page.h). What `tensormorph report` writes. The sink
-// starts no analysis: it lays the timeline's lanes out from the traces and the occupancy
-// (timeline_lanes.h) and renders.
+// starts no analysis: it renders, with the timeline's lanes laid out from the traces and the
+// occupancy (timeline_lanes.h), by the caller beside the analyses or here.
 #pragma once
 
 #include <cstddef>
@@ -25,5 +25,15 @@ struct ReportPageOptions {
 std::string RenderReport(const std::vector<const LinkedTrace*>& inputs,
                          const ReportAnalyses& analyses, const ReportDiff* diff,
                          const ReportPageOptions& options);
+
+// The page's timeline lanes (timeline_lanes.h) with the page's budgets. They read the traces and
+// the kernels' occupancy only, so a caller lays them out beside the analyses (the BesideAnalyses
+// of RunReportAnalyses) and passes them to the overload below; the one above lays them out after.
+Json LayOutReportTimeline(const std::vector<const LinkedTrace*>& inputs,
+                          const KernelOccupancySummary& occupancy,
+                          const ReportPageOptions& options);
+std::string RenderReport(const std::vector<const LinkedTrace*>& inputs,
+                         const ReportAnalyses& analyses, const ReportDiff* diff,
+                         const ReportPageOptions& options, Json timeline_lanes);
 
 }  // namespace tensormorph

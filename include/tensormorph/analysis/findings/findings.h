@@ -43,6 +43,11 @@ struct FindingsQuery {
   // AnalyzeCollectives of the same inputs and job layout with default options, when the caller
   // has it (whatif, the report); null: the timeline analyses them.
   const CollectivesResult* collectives = nullptr;
+  // AnalyzeTimeline of the same inputs and collectives with this query's queue limit, straggler
+  // threshold, as_job and devices and a min_gap_ns no longer than this query's, when the caller
+  // has it (the report): its gaps longer than min_gap_ns are the gap rules' (WithLongerGaps);
+  // null: the findings analyse the timeline themselves.
+  const TimelineResult* timeline = nullptr;
   // The work rules (roofline, occupancy) run on a second thread beside the timeline; false runs
   // everything on the caller's thread (`--threads 1`).
   bool concurrent = true;

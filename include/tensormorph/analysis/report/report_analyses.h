@@ -7,6 +7,7 @@
 // side by side or one after another.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -50,8 +51,15 @@ struct ReportAnalyses {
   std::optional<CriticalPathResult> critical_path;
 };
 
-// The analyses over `inputs` with the built-in device table.
+// The caller's own work that reads only the traces and the kernels' occupancy: the report lays
+// its timeline's lanes out there (report/html/report.h), on a core the analyses leave idle.
+using BesideAnalyses = std::function<void(const KernelOccupancySummary& occupancy)>;
+
+// The analyses over `inputs` with the built-in device table; `beside`, if set, runs as one more
+// task once the occupancy is known (on the calling thread when not concurrent), and has returned
+// when this does.
 ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
-                                 const ReportAnalysesQuery& query);
+                                 const ReportAnalysesQuery& query,
+                                 const BesideAnalyses& beside = {});
 
 }  // namespace tensormorph

@@ -238,4 +238,10 @@ TimelineResult AnalyzeTimeline(const std::vector<const LinkedTrace*>& inputs,
                                const TimelineOptions& options,
                                const CollectivesResult* collectives = nullptr);
 
+// `timeline` as AnalyzeTimeline would have returned it with `min_gap_ns` in place of the shorter
+// threshold it was analysed with: the gaps no longer than `min_gap_ns` left out and the gap totals
+// and causes summed again. No other figure depends on the threshold, so one analysis at the
+// shorter threshold serves both (the report's page and its findings).
+TimelineResult WithLongerGaps(TimelineResult timeline, int64_t min_gap_ns);
+
 }  // namespace tensormorph

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,15 +99,30 @@ const std::vector<std::string>& WhatIfRules();
 WhatIfResult SimulateWhatIf(const std::vector<const LinkedTrace*>& inputs, const JobLayout& job,
                             const WhatIfQuery& query);
 
+// SimulateWhatIf in two parts. The graphs, each with its no-change replay, come from the inputs,
+// the job and the query's as_job, align_clocks and collectives alone, not from the findings: the
+// report builds them beside its findings analysis, then runs the scenarios of those findings on
+// them. RunWhatIf's query must carry the same as_job, align_clocks and collectives; the graphs
+// must not outlive the inputs. SimulateWhatIf is RunWhatIf over BuildWhatIfGraphs.
+struct WhatIfGraphs;
+std::shared_ptr<const WhatIfGraphs> BuildWhatIfGraphs(const std::vector<const LinkedTrace*>& inputs,
+                                                      const JobLayout& job,
+                                                      const WhatIfQuery& query);
+WhatIfResult RunWhatIf(const std::vector<const LinkedTrace*>& inputs, const WhatIfGraphs& graphs,
+                       const WhatIfQuery& query);
+
 // Each simulated finding's simulated_step_ns and simulated_gain_ns from `whatif`'s scenarios
 // (run with `found` = `findings`), then the findings ranked by the simulated gain where there is
 // one, else the estimated gain (stable: ties keep the rules' order).
 void AttachWhatIf(const WhatIfResult& whatif, FindingsResult* findings);
 
 // `findings` of `inputs` with each fix simulated: SimulateWhatIf with found = findings (the
-// inputs' DescribeJob layout, `as_job` as findings had it), then AttachWhatIf.
+// inputs' DescribeJob layout, `as_job` as findings had it), then AttachWhatIf. `graphs`:
+// BuildWhatIfGraphs of the same inputs, layout, as_job and collectives when the caller built them
+// already (null: built here).
 void SimulateFindings(const std::vector<const LinkedTrace*>& inputs, bool as_job,
-                      FindingsResult* findings, const CollectivesResult* collectives = nullptr);
+                      FindingsResult* findings, const CollectivesResult* collectives = nullptr,
+                      const WhatIfGraphs* graphs = nullptr);
 
 // FindFindings, then (with `simulate`) SimulateFindings, the collectives of a job of two or more
 // ranks analysed once for both (unless the query carries them): `findings`' and Python's path.

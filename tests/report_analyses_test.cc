@@ -1,0 +1,121 @@
+// The report's analyses share work the commands do alone: one timeline at the findings' shorter
+// gap threshold serves the page and the findings (WithLongerGaps), and the what-if graphs are
+// built beside the findings. What the page shows must still be what `tensormorph timeline` and
+// `tensormorph findings` print for the same traces: checked here, on one input and on a job of
+// two ranks (collectives, aligned clocks), against the commands' own library paths.
+#include "tensormorph/analysis/report/report_analyses.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tensormorph/analysis/findings/findings.h"
+#include "tensormorph/analysis/timeline/timeline.h"
+#include "tensormorph/analysis/whatif/whatif.h"
+#include "tensormorph/import/importer.h"
+#include "tensormorph/link/linked_trace.h"
+
+namespace tensormorph {
+namespace {
+namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
+
+std::vector<Trace> Load(const std::vector<std::string>& paths) {
+  std::vector<Trace> traces;
+  for (const std::string& path : paths) {
+    StatusOr<Trace> trace = LoadTrace(path, {});
+    EXPECT_TRUE(trace.ok()) << path << ": " << trace.status().message();
+    traces.push_back(trace.ok() ? std::move(*trace) : Trace());
+  }
+  return traces;
+}
+
+const std::vector<std::vector<std::string>>& Cases() {
+  static const std::vector<std::vector<std::string>> cases = {
+      {TM_SHARED_DATA "/kineto/hta/nccl_2rank_rank0_a100.json.gz"},
+      {TM_SHARED_DATA "/kineto/hta/multirank_sampled/sampled_rank-0.json.gz",
+       TM_SHARED_DATA "/kineto/hta/multirank_sampled/sampled_rank-1.json.gz"},
+  };
+  return cases;
+}
+
+// Every figure the gap threshold decides, device by device.
+void ExpectSameGaps(const TimelineResult& got, const TimelineResult& want, const std::string& at) {
+  ASSERT_EQ(got.devices.size(), want.devices.size()) << at;
+  for (size_t d = 0; d < want.devices.size(); ++d) {
+    const DeviceTimeline& g = got.devices[d];
+    const DeviceTimeline& w = want.devices[d];
+    EXPECT_EQ(g.gap_total_ns, w.gap_total_ns) << at << " device " << d;
+    for (size_t c = 0; c < kGapCauseCount; ++c) {
+      EXPECT_EQ(g.gap_causes[c].count, w.gap_causes[c].count) << at << " cause " << c;
+      EXPECT_EQ(g.gap_causes[c].total_ns, w.gap_causes[c].total_ns) << at << " cause " << c;
+    }
+    ASSERT_EQ(g.gaps.size(), w.gaps.size()) << at << " device " << d;
+    for (size_t k = 0; k < w.gaps.size(); ++k) {
+      EXPECT_EQ(g.gaps[k].start_ns, w.gaps[k].start_ns) << at;
+      EXPECT_EQ(g.gaps[k].length_ns, w.gaps[k].length_ns) << at;
+      EXPECT_EQ(g.gaps[k].cause, w.gaps[k].cause) << at;
+      EXPECT_EQ(g.gaps[k].before, w.gaps[k].before) << at;
+      EXPECT_EQ(g.gaps[k].after, w.gaps[k].after) << at;
+    }
+    EXPECT_EQ(g.busy_ns, w.busy_ns) << at;
+  }
+}
+
+// The gaps longer than 100 us of a timeline analysed at 10 us are those of one analysed at
+// 100 us, with their totals and causes; and the 10 us analysis found more (else this tests
+// nothing).
+TEST(ReportAnalyses, LongerGapsOfAShorterThresholdAreTheLongerThresholdsGaps) {
+  for (const std::vector<std::string>& paths : Cases()) {
+    const std::vector<Trace> traces = Load(paths);
+    const std::vector<LinkedTrace> linked = LinkTraces(traces);
+    TimelineOptions fine;
+    fine.min_gap_ns = 10'000;
+    TimelineOptions coarse;
+    coarse.min_gap_ns = 100'000;
+    const TimelineResult at_fine = AnalyzeTimeline(Pointers(linked), fine);
+    const TimelineResult at_coarse = AnalyzeTimeline(Pointers(linked), coarse);
+    size_t fine_gaps = 0;
+    size_t coarse_gaps = 0;
+    for (const DeviceTimeline& d : at_fine.devices) fine_gaps += d.gaps.size();
+    for (const DeviceTimeline& d : at_coarse.devices) coarse_gaps += d.gaps.size();
+    EXPECT_GT(coarse_gaps, 0u) << paths.front();
+    EXPECT_GT(fine_gaps, coarse_gaps) << paths.front();
+    ExpectSameGaps(WithLongerGaps(at_fine, coarse.min_gap_ns), at_coarse, paths.front());
+  }
+}
+
+// The report's timeline is `timeline`'s at the page's threshold, and its findings, with each
+// fix simulated, are `findings`' (FindSimulatedFindings with the defaults), in the same order.
+TEST(ReportAnalyses, PageTimelineAndFindingsAreTheCommandsOwn) {
+  for (const std::vector<std::string>& paths : Cases()) {
+    const std::vector<Trace> traces = Load(paths);
+    const std::vector<LinkedTrace> linked = LinkTraces(traces);
+    const ReportAnalyses report = RunReportAnalyses(Pointers(linked), {});
+
+    const std::vector<LinkedTrace> alone = LinkTraces(traces);
+    ExpectSameGaps(report.timeline, AnalyzeTimeline(Pointers(alone), TimelineOptions{}),
+                   paths.front());
+    const FindingsResult want = FindSimulatedFindings(Pointers(alone), FindingsQuery{}, true);
+    const std::vector<Finding>& got = report.findings.findings;
+    ASSERT_EQ(got.size(), want.findings.size()) << paths.front();
+    size_t simulated = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+      const Finding& g = got[i];
+      const Finding& w = want.findings[i];
+      EXPECT_EQ(g.rule, w.rule) << paths.front() << " #" << i;
+      EXPECT_EQ(g.where.device, w.where.device) << paths.front() << " #" << i;
+      EXPECT_EQ(g.estimated_gain_ns, w.estimated_gain_ns) << paths.front() << " " << w.rule;
+      EXPECT_EQ(g.simulated_gain_ns, w.simulated_gain_ns) << paths.front() << " " << w.rule;
+      EXPECT_EQ(g.simulated_step_ns, w.simulated_step_ns) << paths.front() << " " << w.rule;
+      EXPECT_EQ(g.severity, w.severity) << paths.front() << " " << w.rule;
+      if (w.simulated_gain_ns) ++simulated;
+    }
+    EXPECT_GT(simulated, 0u) << paths.front() << ": no finding was simulated";
+    EXPECT_EQ(report.findings.total_gain_ns, want.total_gain_ns) << paths.front();
+  }
+}
+
+}  // namespace TM_UNITY_ID
+}  // namespace
+}  // namespace tensormorph
