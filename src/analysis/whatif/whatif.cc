@@ -110,16 +110,26 @@ void SimulateFindings(const std::vector<const LinkedTrace*>& inputs, bool as_job
 
 FindingsResult FindSimulatedFindings(const std::vector<const LinkedTrace*>& inputs,
                                      FindingsQuery query, bool simulate) {
+  const JobLayout job = DescribeJob(TracesOf(inputs), query.as_job);
   std::optional<CollectivesResult> collectives;
-  if (query.collectives == nullptr) {
-    const JobLayout job = DescribeJob(TracesOf(inputs), query.as_job);
-    if (job.is_job && job.ranks.size() >= 2) {
-      collectives = AnalyzeCollectives(inputs, job, CollectiveOptions{});
-      query.collectives = &*collectives;
-    }
+  if (query.collectives == nullptr && job.is_job && job.ranks.size() >= 2) {
+    collectives = AnalyzeCollectives(inputs, job, CollectiveOptions{});
+    query.collectives = &*collectives;
+  }
+  // The what-if graphs need no finding: built beside the rules (not with --threads 1).
+  std::future<std::shared_ptr<const WhatIfGraphs>> graphs;
+  if (simulate) {
+    graphs = std::async(query.concurrent ? std::launch::async : std::launch::deferred, [&] {
+      WhatIfQuery graph_query;
+      graph_query.as_job = query.as_job;
+      graph_query.collectives = query.collectives;
+      return BuildWhatIfGraphs(inputs, job, graph_query);
+    });
   }
   FindingsResult found = FindFindings(inputs, query);
-  if (simulate) SimulateFindings(inputs, query.as_job, &found, query.collectives);
+  if (simulate) {
+    SimulateFindings(inputs, query.as_job, &found, query.collectives, graphs.get().get());
+  }
   return found;
 }
 

@@ -69,6 +69,15 @@ HostLanes::HostLanes(const std::vector<const LinkedTrace*>& inputs) : inputs_(in
       return lanes_[it->second].items;
     };
     const size_t first_lane = lanes_.size();
+    {  // each lane's items counted first, so that a million of them are not copied as it grows
+      std::map<uint32_t, size_t> count;
+      HostBoxKind kind;
+      for (const Slice& slice : t.slices) {
+        if (ShownOnHost(slice.kind, &kind)) ++count[slice.track];
+      }
+      for (const ApiCall& call : t.api_calls) ++count[call.track];
+      for (const auto& [track, n] : count) lane(track).reserve(n);
+    }
     for (uint32_t s = 0; s < t.slices.size(); ++s) {
       const Slice& slice = t.slices[s];
       HostBoxKind kind;
