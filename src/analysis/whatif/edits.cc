@@ -14,7 +14,7 @@ namespace tensormorph::whatif {
 namespace {
 
 bool HasGraphEdge(const StepGraph& graph, uint32_t event) {
-  for (uint32_t k = graph.in_begin[event]; k < graph.in_begin[event + 1]; ++k) {
+  for (uint32_t k = graph.in_begin[event]; k < graph.in_end[event]; ++k) {
     if (graph.edges[k].kind == EdgeKind::kGraph) return true;
   }
   return false;
@@ -194,7 +194,7 @@ GraphEdit ExposedCommunicationEdit(const StepGraph& graph, int input) {
     for (uint32_t i = 0; i < items.size(); ++i) {
       if (items[i].collective) continue;
       const uint32_t start = graph.ItemStart(r, i);
-      for (uint32_t k = graph.in_begin[start]; k < graph.in_begin[start + 1]; ++k) {
+      for (uint32_t k = graph.in_begin[start]; k < graph.in_end[start]; ++k) {
         const Edge& edge = graph.edges[k];
         if ((edge.kind == EdgeKind::kStream || edge.kind == EdgeKind::kOther) &&
             graph.collective[edge.from] != 0) {
@@ -216,7 +216,7 @@ GraphEdit StragglerEdit(const StepGraph& graph, int input) {
       if (!items[i].collective) continue;
       const uint32_t end = graph.ItemStart(r, i) + 1;
       bool matched = false;  // the others' arrivals release its end
-      for (uint32_t k = graph.in_begin[end]; k < graph.in_begin[end + 1]; ++k) {
+      for (uint32_t k = graph.in_begin[end]; k < graph.in_end[end]; ++k) {
         matched = matched || graph.edges[k].kind == EdgeKind::kArrival;
       }
       if (!matched) continue;

@@ -59,7 +59,7 @@ void ReplayEvents(const StepGraph& graph, const GraphEdit& edit,
     const double scale = has_scale ? edit.scale[e] : 1.0;
     int64_t base = INT64_MIN;
     bool any = false;
-    for (uint32_t k = graph.in_begin[e]; k < graph.in_begin[e + 1]; ++k) {
+    for (uint32_t k = graph.in_begin[e]; k < graph.in_end[e]; ++k) {
       const Edge& edge = graph.edges[k];
       if (edge.weight == kDroppedWeight) continue;
       int64_t weight = edge.weight;

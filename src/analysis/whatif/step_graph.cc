@@ -23,6 +23,12 @@ int EndOrder(int64_t duration_ns) {
   return duration_ns > 0 ? 0 : 2;
 }
 
+// Builds the graph's edges in place: every event's edges are added in one run (a host point's wait
+// and host edges together, an item start's launch, stream, other and graph edges together, an
+// item end's collective or duration edges together), so in_begin/in_end point into the edges in
+// the order they were made and no second copy sorted by event is needed (a 1 GB trace has
+// millions of edges: the copy was most of the graph's peak memory). An edge into an event whose
+// run has ended (a kernel in two matched collectives) is kept aside and regrouped at the end.
 class GraphBuilder {
  public:
   explicit GraphBuilder(StepGraph* graph) : g_(*graph) {}
@@ -40,6 +46,8 @@ class GraphBuilder {
     }
     g_.time.assign(next, 0);
     g_.collective.assign(next, 0);
+    g_.in_begin.assign(next, kNoRun);
+    g_.in_end.assign(next, 0);
     duration_set_.assign(next, 0);
     // At most five edges into an item's start and end (launch, stream, other, graph, duration)
     // and two into a host point (host, wait): reserved once, the edges of a 1 GB trace (tens of
@@ -49,8 +57,7 @@ class GraphBuilder {
       bound += 5 * r.work->items().size() + 2 * (r.first_step - r.first_call) +
                2 * 2 * r.work->linked().steps().size();
     }
-    pending_.reserve(bound);
-    pending_to_.reserve(bound);
+    g_.edges.reserve(bound);
   }
 
   void AddRank(size_t rank) {
@@ -118,28 +125,56 @@ class GraphBuilder {
   }
 
   void Finish() {
-    // Edges into each event, contiguous (a counting sort by target keeps each target's edges in
-    // the order they were added).
-    const size_t n = g_.events();
-    g_.in_begin.assign(n + 1, 0);
-    for (const uint32_t to : pending_to_) ++g_.in_begin[to + 1];
-    for (size_t e = 0; e < n; ++e) g_.in_begin[e + 1] += g_.in_begin[e];
-    g_.edges.resize(pending_.size());
-    std::vector<uint32_t> fill(g_.in_begin.begin(), g_.in_begin.end() - 1);
-    for (size_t k = 0; k < pending_.size(); ++k) g_.edges[fill[pending_to_[k]]++] = pending_[k];
-    pending_ = {};
-    pending_to_ = {};
+    // Events no edge goes into: an empty run.
+    for (size_t e = 0; e < g_.events(); ++e) {
+      if (g_.in_begin[e] == kNoRun) g_.in_begin[e] = g_.in_end[e] = 0;
+    }
+    if (!late_.empty()) Regroup();
     Delays();
     Order();
   }
 
  private:
+  // Each event's edges are added in one run (see the class comment); an edge into an event whose
+  // run has ended waits in `late_` for Regroup.
   void Add(uint32_t to, uint32_t from, int64_t weight, EdgeKind kind) {
-    Edge& edge = pending_.emplace_back();
+    Edge edge;
     edge.weight = weight;
     edge.from = from;
     edge.kind = kind;
-    pending_to_.push_back(to);
+    if (to != last_to_) {
+      if (g_.in_begin[to] != kNoRun) {
+        late_.push_back({to, edge});
+        return;
+      }
+      g_.in_begin[to] = static_cast<uint32_t>(g_.edges.size());
+      last_to_ = to;
+    }
+    g_.edges.push_back(edge);
+    g_.in_end[to] = static_cast<uint32_t>(g_.edges.size());
+  }
+
+  // Only where an event's edges came in two runs: every event's edges copied into one run each,
+  // its run's first, then its late ones in the order added.
+  void Regroup() {
+    std::vector<uint32_t> late_count(g_.events(), 0);
+    for (const auto& [to, edge] : late_) ++late_count[to];
+    std::vector<Edge> edges;
+    edges.reserve(g_.edges.size() + late_.size());
+    std::vector<uint32_t> begin(g_.events()), end(g_.events());
+    std::vector<uint32_t> late_at(g_.events());  // where each event's late edges go next
+    for (uint32_t e = 0; e < g_.events(); ++e) {
+      begin[e] = static_cast<uint32_t>(edges.size());
+      edges.insert(edges.end(), g_.edges.begin() + g_.in_begin[e], g_.edges.begin() + g_.in_end[e]);
+      late_at[e] = static_cast<uint32_t>(edges.size());
+      edges.resize(edges.size() + late_count[e]);
+      end[e] = static_cast<uint32_t>(edges.size());
+    }
+    for (const auto& [to, edge] : late_) edges[late_at[to]++] = edge;
+    g_.edges = std::move(edges);
+    g_.in_begin = std::move(begin);
+    g_.in_end = std::move(end);
+    late_ = {};
   }
 
   void AddHostChains(size_t rank) {
@@ -199,20 +234,27 @@ class GraphBuilder {
     const RankWork& work = *r.work;
     const Trace& trace = work.trace();
     const std::vector<PathItem>& items = work.items();
+    // Each step's first launch, before any edge: an item's graph edge goes into its start with
+    // its other edges (one run per event).
+    auto own_launch = [&](const PathItem& item) {
+      return item.launch != kNoRow && item.launch < trace.api_calls.size() &&
+             work.OwnsTrack(trace.api_calls[item.launch].track);
+    };
     r.first_launch_of_step.assign(work.linked().steps().size(), kNoRow);
+    for (const PathItem& item : items) {
+      if (item.step < 0 || !own_launch(item)) continue;
+      const uint32_t launch = g_.CallStart(rank, item.launch);
+      uint32_t& first = r.first_launch_of_step[static_cast<size_t>(item.step)];
+      if (first == kNoRow || g_.time[launch] < g_.time[first]) first = launch;
+    }
     for (uint32_t i = 0; i < items.size(); ++i) {
       const PathItem& item = items[i];
       const uint32_t start = g_.ItemStart(rank, i);
       int64_t released = INT64_MIN;  // critical-path's R: the launch's and predecessor's release
-      if (item.launch != kNoRow && item.launch < trace.api_calls.size() &&
-          work.OwnsTrack(trace.api_calls[item.launch].track)) {
+      if (own_launch(item)) {
         const uint32_t launch = g_.CallStart(rank, item.launch);
         Add(start, launch, 0, EdgeKind::kLaunch);
         released = g_.time[launch];
-        if (item.step >= 0) {
-          uint32_t& first = r.first_launch_of_step[static_cast<size_t>(item.step)];
-          if (first == kNoRow || g_.time[launch] < g_.time[first]) first = launch;
-        }
       }
       if (item.predecessor != kNoRow) {
         const uint32_t pred_end = g_.ItemStart(rank, item.predecessor) + 1;
@@ -223,13 +265,11 @@ class GraphBuilder {
         const uint32_t other_end = g_.ItemStart(rank, *other) + 1;
         if (g_.time[other_end] > released) Add(start, other_end, 0, EdgeKind::kOther);
       }
-    }
-    // The graph edges, off until an edit turns them on: from the step's first launch.
-    for (uint32_t i = 0; i < items.size(); ++i) {
-      const PathItem& item = items[i];
-      if (item.step < 0 || item.launch == kNoRow) continue;
-      const uint32_t first = r.first_launch_of_step[static_cast<size_t>(item.step)];
-      if (first != kNoRow) Add(g_.ItemStart(rank, i), first, 0, EdgeKind::kGraph);
+      // The graph edge, off until an edit turns it on: from the step's first launch.
+      if (item.step >= 0 && item.launch != kNoRow) {
+        const uint32_t first = r.first_launch_of_step[static_cast<size_t>(item.step)];
+        if (first != kNoRow) Add(start, first, 0, EdgeKind::kGraph);
+      }
     }
   }
 
@@ -237,7 +277,7 @@ class GraphBuilder {
     g_.delay.assign(g_.events(), 0);
     for (uint32_t e = 0; e < g_.events(); ++e) {
       int64_t base = INT64_MIN;
-      for (uint32_t k = g_.in_begin[e]; k < g_.in_begin[e + 1]; ++k) {
+      for (uint32_t k = g_.in_begin[e]; k < g_.in_end[e]; ++k) {
         const Edge& edge = g_.edges[k];
         if (edge.kind == EdgeKind::kGraph) continue;
         base = std::max(base, g_.time[edge.from] + edge.weight);
@@ -263,7 +303,7 @@ class GraphBuilder {
     {
       std::vector<uint32_t> fill(out_begin.begin(), out_begin.end() - 1);
       for (uint32_t e = 0; e < n; ++e) {
-        for (uint32_t k = g_.in_begin[e]; k < g_.in_begin[e + 1]; ++k) {
+        for (uint32_t k = g_.in_begin[e]; k < g_.in_end[e]; ++k) {
           out[fill[g_.edges[k].from]++] = e;
           ++pending[e];
         }
@@ -288,7 +328,7 @@ class GraphBuilder {
         }
         while (placed[by_time[next_by_time]]) ++next_by_time;
         const uint32_t e = by_time[next_by_time];
-        for (uint32_t k = g_.in_begin[e]; k < g_.in_begin[e + 1]; ++k) {
+        for (uint32_t k = g_.in_begin[e]; k < g_.in_end[e]; ++k) {
           Edge& edge = g_.edges[k];
           if (!placed[edge.from] && edge.weight != kDroppedWeight) {
             edge.weight = kDroppedWeight;
@@ -310,9 +350,11 @@ class GraphBuilder {
     }
   }
 
+  static constexpr uint32_t kNoRun = UINT32_MAX;  // in_begin of an event no edge went into yet
+
   StepGraph& g_;
-  std::vector<Edge> pending_;          // in the order added
-  std::vector<uint32_t> pending_to_;   // each one's target event
+  uint32_t last_to_ = kNoRun;                    // the event whose run the last edge extended
+  std::vector<std::pair<uint32_t, Edge>> late_;  // (event, edge) added after its run ended
   std::vector<uint8_t> duration_set_;  // by event: item starts whose duration a collective set
 };
 
@@ -321,7 +363,7 @@ class GraphBuilder {
 std::optional<EdgeKind> ReleasingEdge(const StepGraph& graph, uint32_t event) {
   std::optional<EdgeKind> kind;
   int64_t best = INT64_MIN;
-  for (uint32_t k = graph.in_begin[event]; k < graph.in_begin[event + 1]; ++k) {
+  for (uint32_t k = graph.in_begin[event]; k < graph.in_end[event]; ++k) {
     const Edge& edge = graph.edges[k];
     if (edge.kind == EdgeKind::kGraph || edge.weight == kDroppedWeight) continue;
     if (const int64_t at = graph.time[edge.from] + edge.weight; !kind || at > best) {

@@ -74,7 +74,9 @@ struct StepGraph {
   std::vector<int64_t> time;        // measured, per event
   std::vector<int64_t> delay;       // per event (see above)
   std::vector<uint8_t> collective;  // per event: 1 for a collective kernel's start and end
-  std::vector<uint32_t> in_begin;   // edges into event e: edges[in_begin[e], in_begin[e + 1])
+  // Edges into event e: edges[in_begin[e], in_end[e]), in the order they were added (one run per
+  // event; the runs are in the order the builder made them, not by event).
+  std::vector<uint32_t> in_begin, in_end;
   std::vector<Edge> edges;
   std::vector<uint32_t> order;  // topological
   size_t contradictions = 0;    // edges the measured times contradict
