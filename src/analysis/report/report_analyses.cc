@@ -22,7 +22,7 @@ bool IsMultiRankJob(const JobLayout& job) {
 ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
                                  const ReportAnalysesQuery& query, const BesideAnalyses& beside) {
   const std::launch policy = query.concurrent ? std::launch::async : std::launch::deferred;
-  const std::vector<DeviceSpec> devices = BuiltInDevices();
+  const std::vector<DeviceSpec>& devices = BuiltInDevices();
   struct OpsAndPredictions {
     OpSummary summary;
     std::optional<OpPredictions> predictions;

@@ -54,8 +54,10 @@ class GraphBuilder {
     // millions) are not copied as the vectors grow. The collectives' arrival edges may add more.
     size_t bound = 0;
     for (const GraphRank& r : g_.ranks) {
-      bound += 5 * r.work->items().size() + 2 * (r.first_step - r.first_call) +
-               2 * 2 * r.work->linked().steps().size();
+      const size_t items = r.work->items().size();
+      const size_t host_points =
+          size_t{r.first_step} - r.first_call + 2 * r.work->linked().steps().size();
+      bound += 5 * items + 2 * host_points;
     }
     g_.edges.reserve(bound);
   }
@@ -144,7 +146,7 @@ class GraphBuilder {
     edge.kind = kind;
     if (to != last_to_) {
       if (g_.in_begin[to] != kNoRun) {
-        late_.push_back({to, edge});
+        late_.emplace_back(to, edge);
         return;
       }
       g_.in_begin[to] = static_cast<uint32_t>(g_.edges.size());
