@@ -2,9 +2,12 @@
 // kernels, timeline, ops (with --predict's placements), occupancy, roofline, findings, memory,
 // compare (two or more inputs, --compare), and for one job of two or more ranks its collectives
 // and critical path. The report's sink renders these results (report/html/report.h); it starts
-// nothing itself. The analyses share nothing but the LinkedTraces, whose parts are each computed
-// once by whichever analysis needs them first (linked_trace.h), so the results are the same run
-// side by side or one after another.
+// nothing itself. The analyses share the LinkedTraces, whose parts are each computed once by
+// whichever analysis needs them first (linked_trace.h), and results computed once for two readers:
+// the collectives (the timeline's ranks, the findings, the critical path), one timeline at the
+// findings' shorter gap threshold (the page keeps its longer gaps: WithLongerGaps) and the what-if
+// graphs, built beside the findings whose fixes they simulate. Each result is what its command
+// prints (tests/report_analyses_test.cc), the same run side by side or one after another.
 #pragma once
 
 #include <functional>
