@@ -106,11 +106,12 @@ void SimulateFindings(const std::vector<const LinkedTrace*>& inputs, bool as_job
   query.found = findings;
   query.as_job = as_job;
   query.collectives = collectives;
-  if (graphs != nullptr) {
-    AttachWhatIf(RunWhatIf(inputs, *graphs, query), findings);
-    return;
+  std::shared_ptr<const WhatIfGraphs> built;
+  if (graphs == nullptr) {
+    built = BuildWhatIfGraphs(inputs, DescribeJob(TracesOf(inputs), as_job), query);
+    graphs = built.get();
   }
-  AttachWhatIf(SimulateWhatIf(inputs, DescribeJob(TracesOf(inputs), as_job), query), findings);
+  AttachWhatIf(RunWhatIf(inputs, *graphs, query), findings);
 }
 
 FindingsResult FindSimulatedFindings(const std::vector<const LinkedTrace*>& inputs,
