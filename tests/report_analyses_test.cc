@@ -62,6 +62,27 @@ void ExpectSameGaps(const TimelineResult& got, const TimelineResult& want, const
   }
 }
 
+// The findings in the same order with the same figures, their fixes simulated alike.
+void ExpectSameFindings(const FindingsResult& got_result, const FindingsResult& want,
+                        const std::string& at) {
+  const std::vector<Finding>& got = got_result.findings;
+  ASSERT_EQ(got.size(), want.findings.size()) << at;
+  size_t simulated = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const Finding& g = got[i];
+    const Finding& w = want.findings[i];
+    EXPECT_EQ(g.rule, w.rule) << at << " #" << i;
+    EXPECT_EQ(g.where.device, w.where.device) << at << " #" << i;
+    EXPECT_EQ(g.estimated_gain_ns, w.estimated_gain_ns) << at << " " << w.rule;
+    EXPECT_EQ(g.simulated_gain_ns, w.simulated_gain_ns) << at << " " << w.rule;
+    EXPECT_EQ(g.simulated_step_ns, w.simulated_step_ns) << at << " " << w.rule;
+    EXPECT_EQ(g.severity, w.severity) << at << " " << w.rule;
+    if (w.simulated_gain_ns) ++simulated;
+  }
+  EXPECT_GT(simulated, 0u) << at << ": no finding was simulated";
+  EXPECT_EQ(got_result.total_gain_ns, want.total_gain_ns) << at;
+}
+
 // The gaps longer than 100 us of a timeline analysed at 10 us are those of one analysed at
 // 100 us, with their totals and causes; and the 10 us analysis found more (else this tests
 // nothing).
@@ -97,22 +118,11 @@ TEST(ReportAnalyses, PageTimelineAndFindingsAreTheCommandsOwn) {
     ExpectSameGaps(report.timeline, AnalyzeTimeline(Pointers(alone), TimelineOptions{}),
                    paths.front());
     const FindingsResult want = FindSimulatedFindings(Pointers(alone), FindingsQuery{}, true);
-    const std::vector<Finding>& got = report.findings.findings;
-    ASSERT_EQ(got.size(), want.findings.size()) << paths.front();
-    size_t simulated = 0;
-    for (size_t i = 0; i < got.size(); ++i) {
-      const Finding& g = got[i];
-      const Finding& w = want.findings[i];
-      EXPECT_EQ(g.rule, w.rule) << paths.front() << " #" << i;
-      EXPECT_EQ(g.where.device, w.where.device) << paths.front() << " #" << i;
-      EXPECT_EQ(g.estimated_gain_ns, w.estimated_gain_ns) << paths.front() << " " << w.rule;
-      EXPECT_EQ(g.simulated_gain_ns, w.simulated_gain_ns) << paths.front() << " " << w.rule;
-      EXPECT_EQ(g.simulated_step_ns, w.simulated_step_ns) << paths.front() << " " << w.rule;
-      EXPECT_EQ(g.severity, w.severity) << paths.front() << " " << w.rule;
-      if (w.simulated_gain_ns) ++simulated;
-    }
-    EXPECT_GT(simulated, 0u) << paths.front() << ": no finding was simulated";
-    EXPECT_EQ(report.findings.total_gain_ns, want.total_gain_ns) << paths.front();
+    ExpectSameFindings(report.findings, want, paths.front());
+    // SimulateFindings given no graphs builds its own (and analyses the job's collectives).
+    FindingsResult unshared = FindFindings(Pointers(alone), FindingsQuery{});
+    SimulateFindings(Pointers(alone), false, &unshared);
+    ExpectSameFindings(unshared, want, paths.front() + " (graphs built by SimulateFindings)");
   }
 }
 
