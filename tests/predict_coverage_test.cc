@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -162,6 +164,110 @@ TEST(PredictCoverage, CommunicationKernelsUnderOpsAreSetApart) {
   const double under_ops = coverage["counted_ns"].get<double>() /
                            (coverage["kernel_ns"].get<double>() - static_cast<double>(nccl_ns));
   EXPECT_DOUBLE_EQ(coverage["share_under_ops"].get<double>(), under_ops);
+}
+
+// FBGEMM's sparse-feature, pooled-embedding and quantization ops (the DLRM job's ranks, HTA's
+// TorchRec samples): their bytes recomputed from each call's "Input Dims" and "Input type" in the
+// raw trace, summed per row of predict (name and shapes), and every kernel under them counted.
+// Calls inside another op (the quantizations inside TorchRec's All2All_Pooled_*) are part of that
+// op's row and not checked here; src/link/op_work_test.cc has their formulas. Written from FBGEMM's
+// operator signatures, independently of src/link/op_work_traffic.cc.
+double ElementBytes(const std::string& type) {
+  if (type == "float" || type == "int") return 4;
+  if (type == "long" || type == "long int") return 8;
+  if (type == "unsigned char") return 1;
+  ADD_FAILURE() << "element type " << type;
+  return 0;
+}
+
+double TensorBytes(const json& dims, const json& types, size_t i) {
+  if (types[i] == "" || types[i] == "Scalar") return 0;  // an absent optional tensor, a scalar
+  double n = 1;
+  for (const json& d : dims[i]) n *= d.get<double>();
+  return n * ElementBytes(types[i]);
+}
+
+// The bytes of one call by FBGEMM's signature; nullopt for ops outside this test.
+std::optional<double> FbgemmCallBytes(const std::string& name, const json& dims,
+                                      const json& types) {
+  static const std::set<std::string> kOps = {
+      "fbgemm::permute_2D_sparse_data",        "fbgemm::permute_sparse_features",
+      "fbgemm::asynchronous_complete_cumsum",  "fbgemm::bounds_check_indices",
+      "fbgemm::permute_pooled_embs_auto_grad", "fbgemm::recat_embedding_grad_output_mixed_D_batch",
+      "fbgemm::FloatToHFP8Quantized",          "fbgemm::HFP8QuantizedToFloat",
+      "fbgemm::FloatToFP8RowwiseQuantized",    "fbgemm::FP8RowwiseQuantizedToFloat"};
+  if (!kOps.contains(name) &&
+      !name.starts_with("torch::autograd::CppNode<fbgemm_gpu::PermutePooledEmbsFunction")) {
+    return std::nullopt;
+  }
+  double all = 0;
+  for (size_t i = 0; i < dims.size(); ++i) all += TensorBytes(dims, types, i);
+  const double first = TensorBytes(dims, types, 0);
+  auto numel = [&](size_t i) {
+    double n = 1;
+    for (const json& d : dims[i]) n *= d.get<double>();
+    return n;
+  };
+  // (permute, lengths, indices[, weights]): read all; lengths, indices, weights written.
+  if (name == "fbgemm::permute_2D_sparse_data" || name == "fbgemm::permute_sparse_features") {
+    return all + (all - first);
+  }
+  if (name == "fbgemm::asynchronous_complete_cumsum") return 2 * first;  // offsets: one more
+  if (name == "fbgemm::bounds_check_indices") return all;                // reads only
+  // (pooled [B, D], offsets and permutations...): the pooled tensor written permuted.
+  if (name == "fbgemm::permute_pooled_embs_auto_grad" ||
+      name == "fbgemm::recat_embedding_grad_output_mixed_D_batch" ||
+      name.starts_with("torch::autograd::CppNode<fbgemm_gpu::PermutePooledEmbsFunction")) {
+    return all + first;
+  }
+  if (name == "fbgemm::FloatToHFP8Quantized") return first + numel(0);      // 1 byte each
+  if (name == "fbgemm::HFP8QuantizedToFloat") return first + 4 * numel(0);  // to float
+  const double rows = dims[0].empty() ? 0 : numel(0) / dims[0].back().get<double>();
+  const double columns = dims[0].empty() ? 0 : dims[0].back().get<double>();
+  // Row-wise FP8: each row's bytes followed by 8 bytes of scale and padding.
+  if (name == "fbgemm::FloatToFP8RowwiseQuantized") return first + rows * (columns + 8);
+  if (name == "fbgemm::FP8RowwiseQuantizedToFloat") return first + rows * (columns - 8) * 4;
+  return std::nullopt;
+}
+
+TEST(PredictCoverage, FbgemmOpsMoveTheBytesTheirShapesGive) {
+  for (const std::string name :
+       {"param_dlrm_8rank/worker0_step_12.1694128201545.pt.trace.json.gz",
+        "hta/multirank_sampled/sampled_rank-0.json.gz", "hta/trace_diff/control.json.gz"}) {
+    const std::string path = kKineto + name;
+    std::string error;
+    const json trace = tensormorph::testing::ReadTraceExact(path, &error);
+    ASSERT_TRUE(error.empty()) << error;
+    // By row: autograd's evaluate_function rows (no shapes of their own) by name only.
+    std::map<std::string, double> bytes_of_row;
+    for (const json& e : trace["traceEvents"]) {
+      if (e.value("cat", "") != "cpu_op" || !e["args"].contains("Input Dims")) continue;
+      const std::string op = e["name"];
+      const json& args = e["args"];
+      const std::optional<double> bytes =
+          FbgemmCallBytes(op, args["Input Dims"], args["Input type"]);
+      if (!bytes) continue;
+      const std::string row = op.starts_with("torch::autograd::")
+                                  ? "autograd::engine::evaluate_function: " + op
+                                  : op + " " + args["Input Dims"].dump();
+      bytes_of_row[row] += *bytes;
+    }
+    ASSERT_GE(bytes_of_row.size(), 5u) << name;
+    const json doc = RunJsonCommand({"predict", "--device", "mi300x", path});
+    size_t rows = 0;
+    for (const json& row : doc["rows"]) {
+      const std::string n = row["name"];
+      const std::string key =
+          row["shapes"].is_null() ? n : n + " " + row["shapes"].get<std::string>();
+      const auto expected = bytes_of_row.find(key);
+      if (expected == bytes_of_row.end()) continue;
+      ++rows;
+      ASSERT_TRUE(row["bytes"].is_number()) << name << " " << key;
+      EXPECT_DOUBLE_EQ(row["bytes"].get<double>(), expected->second) << name << " " << key;
+      EXPECT_EQ(row["counted_ns"], row["measured_ns"]) << name << " " << key;
+    }
+    EXPECT_GE(rows, 5u) << name;
+  }
 }
 
 }  // namespace TM_UNITY_ID

@@ -656,6 +656,110 @@ TEST(OpWorkTraffic, CatWithoutElementTypesTakesItsKernelsElementSize) {
   EXPECT_DOUBLE_EQ(add->bytes, 3 * (128 * 128 + 128) * 4.0);  // 198,144
 }
 
+TEST(OpWorkTraffic, FbgemmSparseFeaturePermutesAndOffsets) {
+  // param_dlrm_8rank/worker0: permute_2D_sparse_data(permute [24], lengths [24, 16], indices [768],
+  // weights (none), permuted_lengths_sum), all int: everything read, all but the permutation
+  // written permuted.
+  auto permute = Traffic("fbgemm::permute_2D_sparse_data", R"({"dims": [[24], [24, 16], [768],
+      [], []], "types": ["int", "int", "int", "", "Scalar"]})");
+  ASSERT_TRUE(permute.has_value());
+  EXPECT_DOUBLE_EQ(permute->bytes, (24 + 384 + 768) * 4.0 + (384 + 768) * 4.0);  // 9,312
+  EXPECT_DOUBLE_EQ(permute->flops, 0);
+  // hta/multirank_sampled/sampled_rank-0: permute_sparse_features(permute [300], lengths
+  // [300, 2048], indices [16,334,339], weights (none)).
+  auto features = Traffic("fbgemm::permute_sparse_features", R"({"dims": [[300], [300, 2048],
+      [16334339], []], "types": ["int", "int", "int", ""]})");
+  ASSERT_TRUE(features.has_value());
+  EXPECT_DOUBLE_EQ(features->bytes, (300 + 2 * 614400 + 2 * 16334339) * 4.0);  // 135,591,112
+  // asynchronous_complete_cumsum([384] int): read, and the offsets written (one more element,
+  // not counted).
+  auto cumsum =
+      Traffic("fbgemm::asynchronous_complete_cumsum", R"({"dims": [[384]], "types": ["int"]})");
+  ASSERT_TRUE(cumsum.has_value());
+  EXPECT_DOUBLE_EQ(cumsum->bytes, 2 * 384 * 4.0);
+  // bounds_check_indices(rows_per_table [3], indices [768], offsets [385], mode, warning [1],
+  // weights (none)), long: read; only out-of-bounds indices are written (none counted).
+  auto bounds = Traffic("fbgemm::bounds_check_indices", R"({"dims": [[3], [768], [385], [], [1],
+      []], "types": ["long int", "long int", "long int", "Scalar", "long int", ""]})");
+  ASSERT_TRUE(bounds.has_value());
+  EXPECT_DOUBLE_EQ(bounds->bytes, (3 + 768 + 385 + 1) * 8.0);  // 9,256
+  EXPECT_EQ(bounds->formula, "memory: inputs read, nothing written (9256 B read, 0 B written)");
+  // A permute with one tensor recorded is not one: nothing.
+  EXPECT_FALSE(Traffic("fbgemm::permute_2D_sparse_data",
+                       R"({"dims": [[24], [], []], "types": ["int", "", ""]})"));
+}
+
+TEST(OpWorkTraffic, FbgemmPooledEmbeddingPermutesForwardAndBackward) {
+  // hta/multirank_sampled/sampled_rank-0: permute_pooled_embs_auto_grad(pooled [2048, 186588]
+  // float, offset_dim_list [1391], permute_list [1390], inv_offset_dim_list [1391],
+  // inv_permute_list [1390]) and its autograd node's backward on the gradient [2048, 186588].
+  auto forward = Traffic("fbgemm::permute_pooled_embs_auto_grad", R"({"dims": [[2048, 186588],
+      [1391], [1390], [1391], [1390]], "types": ["float", "long", "long", "long", "long"]})");
+  ASSERT_TRUE(forward.has_value());
+  const double pooled = 2048.0 * 186588 * 4;
+  EXPECT_DOUBLE_EQ(forward->bytes, 2 * pooled + (2 * 1391 + 2 * 1390) * 8.0);
+  EXPECT_DOUBLE_EQ(forward->flops, 0);
+  auto backward = Traffic(
+      "torch::autograd::CppNode<fbgemm_gpu::PermutePooledEmbsFunction<&fbgemm_gpu::permute_pooled_"
+      "embs_gpu> >",
+      R"({"dims": [[2048, 186588]], "types": ["float"]})");
+  ASSERT_TRUE(backward.has_value());
+  EXPECT_DOUBLE_EQ(backward->bytes, 2 * pooled);
+  // hta/trace_diff/control: recat_embedding_grad_output_mixed_D_batch(grad [1024, 70904],
+  // dim_sum_per_rank [8], cumsum_dim_sum_per_rank [8]).
+  auto recat =
+      Traffic("fbgemm::recat_embedding_grad_output_mixed_D_batch",
+              R"({"dims": [[1024, 70904], [8], [8]], "types": ["float", "long", "long"]})");
+  ASSERT_TRUE(recat.has_value());
+  EXPECT_DOUBLE_EQ(recat->bytes, 2 * 1024 * 70904 * 4.0 + 16 * 8.0);
+  // Other autograd nodes and FBGEMM's table-batched lookups (each table's dimension is a tensor's
+  // values, not recorded) get nothing.
+  EXPECT_FALSE(Traffic("torch::autograd::CppNode<SplitLookupFunction_adagrad_Op>",
+                       R"({"dims": [[128, 48]], "types": ["float"]})"));
+  EXPECT_FALSE(Traffic("fbgemm::dense_embedding_codegen_lookup_function",
+                       R"({"dims": [[112], [2], [3], [], [], [3], [], [32], [33], [], [], [], []],
+      "types": ["float", "long int", "int", "Scalar", "Scalar", "long int", "Scalar", "long int",
+      "long int", "Scalar", "", "", "Scalar"]})"));
+}
+
+TEST(OpWorkTraffic, FbgemmQuantizationWritesTheOtherEncoding) {
+  // hta/multirank_sampled/sampled_rank-0, around the all-to-alls. HFP8: one byte per value.
+  auto to_hfp8 = Traffic("fbgemm::FloatToHFP8Quantized", R"({"dims": [[419430400], [], [], []],
+      "types": ["float", "Scalar", "Scalar", "Scalar"]})");
+  ASSERT_TRUE(to_hfp8.has_value());
+  EXPECT_DOUBLE_EQ(to_hfp8->bytes, 419430400 * (4.0 + 1));
+  EXPECT_DOUBLE_EQ(to_hfp8->flops, 0);
+  EXPECT_EQ(to_hfp8->precision, Precision::kFp32);
+  auto from_hfp8 = Traffic("fbgemm::HFP8QuantizedToFloat", R"({"dims": [[382132224], [], []],
+      "types": ["unsigned char", "Scalar", "Scalar"]})");
+  ASSERT_TRUE(from_hfp8.has_value());
+  EXPECT_DOUBLE_EQ(from_hfp8->bytes, 382132224 * (1.0 + 4));
+  EXPECT_DOUBLE_EQ(from_hfp8->flops, 382132224);  // one per float written
+  // FP8 row-wise: [1,492,704 x 256] floats become rows of 256 bytes and an 8-byte tail; the
+  // dequantized side's rows [1,638,400 x 264] hold 256 values each.
+  auto to_fp8 = Traffic("fbgemm::FloatToFP8RowwiseQuantized",
+                        R"({"dims": [[1492704, 256], []], "types": ["float", "Scalar"]})");
+  ASSERT_TRUE(to_fp8.has_value());
+  EXPECT_DOUBLE_EQ(to_fp8->bytes, 1492704.0 * 256 * 4 + 1492704.0 * (256 + 8));
+  auto from_fp8 =
+      Traffic("fbgemm::FP8RowwiseQuantizedToFloat",
+              R"({"dims": [[1638400, 264], []], "types": ["unsigned char", "Scalar"]})");
+  ASSERT_TRUE(from_fp8.has_value());
+  EXPECT_DOUBLE_EQ(from_fp8->bytes, 1638400.0 * 264 + 1638400.0 * 256 * 4);
+  // A newer FBGEMM's output_dtype (SparseType: 1 = FP16) decides the written size; recorded
+  // without its value, nothing.
+  auto to_half = Traffic("fbgemm::FP8RowwiseQuantizedToFloat", R"({"dims": [[16, 264], [], []],
+      "types": ["unsigned char", "Scalar", "Scalar"], "concrete": ["", "True", "1"]})");
+  ASSERT_TRUE(to_half.has_value());
+  EXPECT_DOUBLE_EQ(to_half->bytes, 16.0 * 264 + 16.0 * 256 * 2);
+  EXPECT_EQ(to_half->precision, Precision::kFp16);
+  EXPECT_FALSE(Traffic("fbgemm::FP8RowwiseQuantizedToFloat", R"({"dims": [[16, 264], [], []],
+      "types": ["unsigned char", "Scalar", "Scalar"]})"));
+  // Rows no longer than their tail are not row-wise quantized data.
+  EXPECT_FALSE(Traffic("fbgemm::FP8RowwiseQuantizedToFloat",
+                       R"({"dims": [[16, 8], []], "types": ["unsigned char", "Scalar"]})"));
+}
+
 }  // namespace TM_UNITY_ID
 }  // namespace
 }  // namespace tensormorph

@@ -1,11 +1,12 @@
 // EstimateOpTraffic (op_work.h): the memory traffic of the ops the FLOP counter does not know, from
 // their recorded shapes and types. These ops (elementwise, normalization, softmax, reductions,
 // copies, embedding and index ops, optimizer updates over tensor lists, serving libraries' fused
-// kernels, torch.compile's pointwise and reduction kernels) are bound by memory: what
-// decides their time is the bytes they move, so the estimate is a lower bound on those bytes,
-// each tensor read once and each output written once, as for the FLOP counter's ops. FLOPs are
-// one per output element for floating-point tensors (per input element for reductions), zero
-// otherwise: they never decide such an op's roof time, they only place it on the roofline.
+// kernels, torch.compile's pointwise and reduction kernels, FBGEMM's sparse-feature,
+// pooled-embedding and quantization ops) are bound by memory: what decides their time is the
+// bytes they move, so the estimate is a lower bound on those bytes, each tensor read once and
+// each output written once, as for the FLOP counter's ops. FLOPs are one per output element for
+// floating-point tensors (per input element for reductions), zero otherwise: they never decide
+// such an op's roof time, they only place it on the roofline.
 //
 // Invariants: an op is estimated only when every tensor it reads has a known shape and element
 // size; a shape the rule needs and the trace does not give (a TensorList whose element size
@@ -47,6 +48,10 @@ enum class Rule : uint8_t {
   kTensorLists,  // _foreach_* and fused optimizers: reads every list, writes the first
   kPoolBackward,  // pool_backward(grad_output, self, ...): reads its tensors, writes one like self
   kEachTensorOnce,  // serving kernels with their outputs as arguments: each tensor moved once
+  kPermuteSparse,  // FBGEMM's sparse-feature permutes: reads every tensor, writes all but the first
+  kReadOnly,       // reads every tensor, writes none (FBGEMM's bounds_check_indices)
+  kWriteLikeFirst,  // reads every tensor, writes one like the first (pooled-embedding permutes)
+  kQuantize,        // FBGEMM's (de)quantization: one tensor read, its values written re-encoded
 };
 
 // ATen names without "aten::" and without the in-place underscore (add_ -> add), per rule,
@@ -138,12 +143,6 @@ constexpr RuleNames kRules[] = {
     {Rule::kTensorLists, kTensorListsOps},
 };
 
-struct Named {
-  Rule rule;
-  bool in_place;
-};
-
-// "aten::add_" -> {kPointwise, in place}; any "aten::_foreach_*"; nullopt for other names.
 // The fused kernels of serving libraries (vLLM's _C, SGLang's sgl_kernel, AMD's aiter) take their
 // outputs as arguments (rms_norm(out, input, weight, eps), silu_and_mul(out, input),
 // add_rmsnorm(out, input, residual_in, residual_out, weight, eps)) or update them in place
@@ -154,6 +153,66 @@ constexpr std::string_view kServingKernels =
     "rms_norm rmsnorm fused_add_rms_norm add_rmsnorm rmsnorm2d_fwd rmsnorm2d_fwd_with_add "
     "layernorm2d_fwd layernorm2d_fwd_with_add silu_and_mul gelu_and_mul gelu_tanh_and_mul "
     "mul_and_silu rotary_embedding batched_rotary_embedding";
+
+// FBGEMM's sparse and pooled-embedding ops (TorchRec, DLRM), whose tensors are all recorded:
+// - permutes of sparse features (lengths [T, B], indices [N], optional weights) by a permutation of
+//   the T features: each tensor read, the lengths, indices and weights written permuted;
+// - cumulative sums of lengths into offsets (complete_cumsum writes one more element, not counted);
+// - bounds_check_indices: reads the indices and offsets, writes only the ones out of bounds (none
+//   counted);
+// - permutes of pooled embeddings [B, sum of D] (forward, and its autograd node backward) and the
+//   re-concatenation of their gradient across ranks: each tensor read, one like the first written.
+// The table-batched embedding lookups (split_embedding_codegen_lookup_*) are not here: the rows
+// they gather have each table's dimension, which they take as the values of a tensor (D_offsets)
+// and scalars (total_D) that Kineto records without their values.
+constexpr std::string_view kFbgemmPermuteSparseOps =
+    "permute_2D_sparse_data permute_1D_sparse_data permute_sparse_features";
+constexpr std::string_view kFbgemmCumsumOps =
+    "asynchronous_complete_cumsum asynchronous_exclusive_cumsum asynchronous_inclusive_cumsum";
+constexpr std::string_view kFbgemmReadOnlyOps = "bounds_check_indices";
+constexpr std::string_view kFbgemmWriteLikeFirstOps =
+    "permute_pooled_embs permute_pooled_embs_auto_grad permute_pooled_embs_split "
+    "permute_pooled_embs_auto_grad_split recat_embedding_grad_output "
+    "recat_embedding_grad_output_mixed_D recat_embedding_grad_output_mixed_D_batch";
+constexpr std::string_view kFbgemmPermutePooledBackward =
+    "torch::autograd::CppNode<fbgemm_gpu::PermutePooledEmbsFunction";
+
+// FBGEMM's (de)quantization of embeddings and their gradients for the all-to-all: one tensor read,
+// its values written in the other encoding. The row-wise formats keep per row, after the row's
+// bytes, 8 bytes of scale (and bias or padding): 2 floats.
+struct Quantization {
+  std::string_view name;
+  std::string_view written_type;  // of each value written: a byte when quantizing
+  int row_tail_bytes;             // per row of the quantized side (0: not row-wise)
+  bool dequantize;                // reads the quantized side
+  size_t output_dtype_arg;        // the argument naming the output's SparseType (0: none)
+};
+constexpr Quantization kQuantizations[] = {
+    {"FloatToHFP8Quantized", "unsigned char", 0, false, 0},
+    {"HFP8QuantizedToFloat", "float", 0, true, 0},
+    {"FloatToFP8RowwiseQuantized", "unsigned char", 8, false, 0},
+    {"FP8RowwiseQuantizedToFloat", "float", 8, true, 2},
+    {"FloatToFused8BitRowwiseQuantized", "unsigned char", 8, false, 0},
+    {"HalfToFused8BitRowwiseQuantized", "unsigned char", 8, false, 0},
+    {"FloatOrHalfToFused8BitRowwiseQuantized", "unsigned char", 8, false, 0},
+    {"Fused8BitRowwiseQuantizedToFloat", "float", 8, true, 0},
+    {"Fused8BitRowwiseQuantizedToHalf", "c10::Half", 8, true, 0},
+};
+
+const Quantization* QuantizationOf(std::string_view fbgemm_name) {
+  for (const Quantization& q : kQuantizations) {
+    if (q.name == fbgemm_name) return &q;
+  }
+  return nullptr;
+}
+
+// FBGEMM's SparseType numbers as an output_dtype argument: 0 FP32, 1 FP16, 5 BF16; "" for others.
+std::string_view SparseTypeName(std::string_view concrete) {
+  if (concrete == "0") return "float";
+  if (concrete == "1") return "c10::Half";
+  if (concrete == "5") return "c10::BFloat16";
+  return "";
+}
 
 // Kernels torch.compile's Inductor generates run under a record_function of the kernel's own name
 // that carries its buffer arguments when shapes are recorded (PyTorch 2.5 and later): pointwise
@@ -169,9 +228,28 @@ bool IsInductorMemoryBoundKernel(std::string_view op) {
                      [&](std::string_view prefix) { return op.starts_with(prefix); });
 }
 
+struct Named {
+  Rule rule;
+  bool in_place;
+  const Quantization* quantization = nullptr;  // kQuantize's op
+};
+
+// "aten::add_" -> {kPointwise, in place}; any "aten::_foreach_*"; the FBGEMM, serving and Inductor
+// names above; nullopt for other names.
 std::optional<Named> RuleOf(std::string_view op) {
   constexpr std::string_view kAten = "aten::";
+  constexpr std::string_view kFbgemm = "fbgemm::";
   if (IsInductorMemoryBoundKernel(op)) return Named{Rule::kEachTensorOnce, false};
+  if (op.starts_with(kFbgemmPermutePooledBackward)) return Named{Rule::kWriteLikeFirst, false};
+  if (op.starts_with(kFbgemm)) {
+    const std::string_view name = op.substr(kFbgemm.size());
+    if (NameListHas(kFbgemmPermuteSparseOps, name)) return Named{Rule::kPermuteSparse, false};
+    if (NameListHas(kFbgemmCumsumOps, name)) return Named{Rule::kPointwise, false};
+    if (NameListHas(kFbgemmReadOnlyOps, name)) return Named{Rule::kReadOnly, false};
+    if (NameListHas(kFbgemmWriteLikeFirstOps, name)) return Named{Rule::kWriteLikeFirst, false};
+    if (const Quantization* q = QuantizationOf(name)) return Named{Rule::kQuantize, false, q};
+    return std::nullopt;
+  }
   if (const size_t colon = op.find("::");
       colon != std::string_view::npos && !op.starts_with(kAten)) {
     if (NameListHas(kServingNamespaces, op.substr(0, colon)) &&
@@ -334,6 +412,38 @@ std::optional<Traffic> ListTraffic(const OpArgs& a, const Tensors& t, Rule rule,
                  std::move(formula)};
 }
 
+// FBGEMM's (de)quantization (kQuantizations): the first tensor read, its values written in the
+// other encoding; the row-wise formats' per-row tail counted on the quantized side. The output's
+// type: the op's, or the SparseType its output_dtype argument names (no estimate when that
+// argument is recorded without its value).
+std::optional<Traffic> Quantized(const Quantization& q, const OpArgs& a, const Tensors& t) {
+  if (t.empty() || t[0] != 0) return std::nullopt;
+  const OpArg& input = a.args[0];
+  const std::optional<double> read = BytesOf(*input.shape, input.type);
+  if (!read) return std::nullopt;
+  double values = flops::Numel(*input.shape);
+  if (q.row_tail_bytes > 0) {
+    if (input.shape->empty()) return std::nullopt;
+    const int64_t columns = input.shape->back();
+    const double rows = columns > 0 ? values / static_cast<double>(columns) : 0;
+    const int64_t payload = q.dequantize ? columns - q.row_tail_bytes : columns;
+    if (payload <= 0) return std::nullopt;
+    values = rows * static_cast<double>(payload);
+    if (!q.dequantize) values += rows * q.row_tail_bytes;  // the tail's bytes, 1 byte per value
+  }
+  std::string written_type(q.written_type);
+  if (q.output_dtype_arg > 0 && q.output_dtype_arg < a.args.size()) {
+    written_type = SparseTypeName(a.args[q.output_dtype_arg].concrete);
+  }
+  const std::optional<double> written = BytesOf(values, written_type);
+  if (!written) return std::nullopt;
+  if (q.dequantize) {
+    return Traffic{*read, *written, values, written_type,
+                   "quantized input read, its values written"};
+  }
+  return Traffic{*read, *written, 0, input.type, "input read, its values written quantized"};
+}
+
 std::optional<Traffic> Apply(Named named, const OpArgs& a, int list_element_bytes) {
   const Tensors t = TensorArgs(a);
   auto tensor = [&](size_t i) { return flops::TensorShape(a, i, false); };
@@ -380,6 +490,22 @@ std::optional<Traffic> Apply(Named named, const OpArgs& a, int list_element_byte
     }
     case Rule::kPoolBackward:
       return ReadAllWriteLike(a, t, 1, false, "inputs read, the input's gradient written");
+    case Rule::kWriteLikeFirst:
+      return ReadAllWriteLike(a, t, 0, false, "inputs read, one tensor like the first written");
+    case Rule::kPermuteSparse:
+    case Rule::kReadOnly: {
+      if (t.size() < 2) return std::nullopt;
+      const std::optional<double> read = ReadAll(a, t);
+      const std::optional<double> permutation = BytesOf(*a.args[t[0]].shape, a.args[t[0]].type);
+      if (!read || !permutation) return std::nullopt;
+      if (named.rule == Rule::kReadOnly) {
+        return Traffic{*read, 0, 0, a.args[t[1]].type, "inputs read, nothing written"};
+      }
+      return Traffic{*read, *read - *permutation, 0, a.args[t[1]].type,
+                     "inputs read, all but the permutation written permuted"};
+    }
+    case Rule::kQuantize:
+      return Quantized(*named.quantization, a, t);
     case Rule::kReduction: {
       if (t.size() >= 2) return Pointwise(a, t, named.in_place);  // max(a, b)
       if (t.empty()) return std::nullopt;
