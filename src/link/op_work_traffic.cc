@@ -174,6 +174,12 @@ constexpr std::string_view kFbgemmWriteLikeFirstOps =
     "permute_pooled_embs permute_pooled_embs_auto_grad permute_pooled_embs_split "
     "permute_pooled_embs_auto_grad_split recat_embedding_grad_output "
     "recat_embedding_grad_output_mixed_D recat_embedding_grad_output_mixed_D_batch";
+constexpr RuleNames kFbgemmRules[] = {
+    {Rule::kPermuteSparse, kFbgemmPermuteSparseOps},
+    {Rule::kPointwise, kFbgemmCumsumOps},
+    {Rule::kReadOnly, kFbgemmReadOnlyOps},
+    {Rule::kWriteLikeFirst, kFbgemmWriteLikeFirstOps},
+};
 constexpr std::string_view kFbgemmPermutePooledBackward =
     "torch::autograd::CppNode<fbgemm_gpu::PermutePooledEmbsFunction";
 
@@ -243,10 +249,9 @@ std::optional<Named> RuleOf(std::string_view op) {
   if (op.starts_with(kFbgemmPermutePooledBackward)) return Named{Rule::kWriteLikeFirst, false};
   if (op.starts_with(kFbgemm)) {
     const std::string_view name = op.substr(kFbgemm.size());
-    if (NameListHas(kFbgemmPermuteSparseOps, name)) return Named{Rule::kPermuteSparse, false};
-    if (NameListHas(kFbgemmCumsumOps, name)) return Named{Rule::kPointwise, false};
-    if (NameListHas(kFbgemmReadOnlyOps, name)) return Named{Rule::kReadOnly, false};
-    if (NameListHas(kFbgemmWriteLikeFirstOps, name)) return Named{Rule::kWriteLikeFirst, false};
+    for (const RuleNames& r : kFbgemmRules) {
+      if (NameListHas(r.names, name)) return Named{r.rule, false};
+    }
     if (const Quantization* q = QuantizationOf(name)) return Named{Rule::kQuantize, false, q};
     return std::nullopt;
   }
