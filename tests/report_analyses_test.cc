@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,40 @@ TEST(ReportAnalyses, PageTimelineAndFindingsAreTheCommandsOwn) {
     FindingsResult unshared = FindFindings(Pointers(alone), FindingsQuery{});
     SimulateFindings(Pointers(alone), false, &unshared);
     ExpectSameFindings(unshared, want, paths.front() + " (graphs built by SimulateFindings)");
+  }
+}
+
+// A single input's findings read the page's roofline, ops and occupancy instead of analysing
+// them again (FindingsQuery::roofline, ops, occupancy): the rules that read them (below_roof,
+// fp32_matmul, low_occupancy, dominant_op) find what `findings` alone finds, title and figures,
+// ranked alike.
+TEST(ReportAnalyses, FindingsOfOneInputReadThePagesWorkAnalyses) {
+  std::set<std::string> rules;
+  for (const char* name :
+       {"/kineto/hta/alexnet_a100_cuda_sync_trace.json.gz",
+        "/kineto/param_dlrm_8rank/worker0_step_12.1694128201545.pt.trace.json.gz",
+        "/kineto/hta/trace_diff/control.json.gz"}) {
+    const std::string path = std::string(TM_SHARED_DATA) + name;
+    const std::vector<Trace> traces = Load({path});
+    const std::vector<LinkedTrace> linked = LinkTraces(traces);
+    const ReportAnalyses report = RunReportAnalyses(Pointers(linked), {});
+    const std::vector<LinkedTrace> alone = LinkTraces(traces);
+    const FindingsResult want = FindSimulatedFindings(Pointers(alone), FindingsQuery{}, true);
+    ASSERT_EQ(report.findings.findings.size(), want.findings.size()) << path;
+    for (size_t i = 0; i < want.findings.size(); ++i) {
+      const Finding& g = report.findings.findings[i];
+      const Finding& w = want.findings[i];
+      EXPECT_EQ(g.rule, w.rule) << path << " #" << i;
+      EXPECT_EQ(g.title, w.title) << path << " #" << i;
+      EXPECT_EQ(g.where.op, w.where.op) << path << " " << w.rule;
+      EXPECT_EQ(g.where.kernel, w.where.kernel) << path << " " << w.rule;
+      EXPECT_EQ(g.estimated_gain_ns, w.estimated_gain_ns) << path << " " << w.rule;
+      EXPECT_EQ(g.top.size(), w.top.size()) << path << " " << w.rule;
+      rules.insert(w.rule);
+    }
+  }
+  for (const char* rule : {"below_roof", "fp32_matmul", "low_occupancy", "dominant_op"}) {
+    EXPECT_TRUE(rules.contains(rule)) << rule << " is in none of the traces: nothing tested";
   }
 }
 

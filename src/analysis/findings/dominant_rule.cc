@@ -76,16 +76,18 @@ void FindDominantWork(const InputContext& ctx, const std::vector<Finding>& found
   for (const Kernel& k : trace.kernels) {
     if (k.device < kernel_ns.size()) kernel_ns[k.device] += k.duration_ns;
   }
-  std::optional<OpSummary> ops;  // only for a device without roofline findings
+  // Only for a device without roofline findings: the caller's, or analysed here.
+  std::optional<OpSummary> analysed;
+  const OpSummary* ops = ctx.ops;
   for (const DeviceTimeline* d : ctx.timelines) {
     if (d->device >= trace.devices.size() || kernel_ns[d->device] <= 0) continue;
     // below_roof and fp32_matmul name their device without its rank, as roofline labels it.
     const std::string label = DeviceLabel(trace, d->device, /*with_rank=*/false);
     if (RooflineRuleNamed(found, ctx.input, label)) continue;
-    if (!ops) {
+    if (ops == nullptr) {
       OpQuery query;
       query.devices = ctx.devices;
-      ops = SummarizeOps({ctx.linked}, query);
+      ops = &analysed.emplace(SummarizeOps({ctx.linked}, query));
     }
     const int64_t total = kernel_ns[d->device];
     std::optional<Dominant> dominant = DominantOn(trace, d->device, label, total, *ops);

@@ -60,6 +60,11 @@ FindingsResult FindFindings(const std::vector<const LinkedTrace*>& inputs,
     ctx.query = &query;
     ctx.devices = &devices;
     for (const Step& s : inputs[i]->steps()) ctx.steps_ns += s.end_ns - s.start_ns;
+    if (inputs.size() == 1) {
+      ctx.roofline = query.roofline;
+      ctx.ops = query.ops;
+      ctx.occupancy = query.occupancy;
+    }
   }
   // The work rules read no timeline figure (the basis of gain_percent, known after the timeline,
   // is applied to every finding below): they run beside it on a copy of the context.

@@ -20,6 +20,10 @@ struct InputContext {
   std::vector<const DeviceTimeline*> timelines;  // this input's devices
   int64_t steps_ns = 0;                          // the summed length of its steps; 0 without steps
   int64_t span_ns = 0;  // its busiest device's span, the basis without steps
+  // The caller's analyses of this input (FindingsQuery: only with one input), or null.
+  const RooflineResult* roofline = nullptr;
+  const OpSummary* ops = nullptr;
+  const KernelOccupancySummary* occupancy = nullptr;
 
   const Trace& trace() const { return linked->trace(); }
 };

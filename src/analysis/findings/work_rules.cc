@@ -150,9 +150,13 @@ void AddRoofFinding(const InputContext& ctx, const char* rule, const std::string
 }
 
 void FindRoofRules(const InputContext& ctx, std::vector<Finding>* out) {
-  RooflineQuery query;
-  query.devices = ctx.devices;
-  const RooflineResult roof = AnalyzeRoofline({ctx.linked}, query);
+  std::optional<RooflineResult> analysed;
+  if (ctx.roofline == nullptr) {
+    RooflineQuery query;
+    query.devices = ctx.devices;
+    analysed = AnalyzeRoofline({ctx.linked}, query);
+  }
+  const RooflineResult& roof = ctx.roofline != nullptr ? *ctx.roofline : *analysed;
   std::map<std::string, Claimed> fp32_by_device, below_by_device;
   const double attainable = ctx.query->attainable_roof_percent;
   for (const RooflineRow& row : roof.rows) {
@@ -205,7 +209,9 @@ void FindLowOccupancy(const InputContext& ctx, std::vector<Finding>* out) {
   int64_t kernel_ns = 0;
   for (const Kernel& k : ctx.trace().kernels) kernel_ns += k.duration_ns;
   if (kernel_ns <= 0) return;
-  const KernelOccupancySummary summary = SummarizeKernelOccupancy({ctx.linked}, {});
+  std::optional<KernelOccupancySummary> analysed;
+  if (ctx.occupancy == nullptr) analysed = SummarizeKernelOccupancy({ctx.linked}, {});
+  const KernelOccupancySummary& summary = ctx.occupancy != nullptr ? *ctx.occupancy : *analysed;
   size_t reported = 0;
   for (const KernelOccupancyRow& row : summary.rows) {
     if (reported == ctx.query->top_items) break;

@@ -23,20 +23,21 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
                                  const ReportAnalysesQuery& query, const BesideAnalyses& beside) {
   const std::launch policy = query.concurrent ? std::launch::async : std::launch::deferred;
   const std::vector<DeviceSpec>& devices = BuiltInDevices();
-  struct OpsAndPredictions {
-    OpSummary summary;
-    std::optional<OpPredictions> predictions;
-  };
-  std::future<OpsAndPredictions> ops_task = std::async(policy, [&] {
-    OpsAndPredictions out{SummarizeOps(inputs, OpQuery{}), std::nullopt};
-    if (query.predict) out.predictions = PredictOps(out.summary, OpQuery{}, inputs, *query.predict);
-    return out;
-  });
-  std::future<RooflineResult> roofline_task = std::async(policy, [&] {
-    RooflineQuery roofline_query;
-    roofline_query.devices = &devices;
-    return AnalyzeRoofline(inputs, roofline_query);
-  });
+  // The ops, the roofline and the occupancy with the queries the findings' rules use: the findings
+  // of a single input read them instead of analysing again.
+  std::shared_future<OpSummary> ops_task =
+      std::async(policy, [&] { return SummarizeOps(inputs, OpQuery{}); }).share();
+  std::future<std::optional<OpPredictions>> predictions_task =
+      std::async(policy, [&, ops_task]() -> std::optional<OpPredictions> {
+        if (!query.predict) return std::nullopt;
+        return PredictOps(ops_task.get(), OpQuery{}, inputs, *query.predict);
+      });
+  std::shared_future<RooflineResult> roofline_task =
+      std::async(policy, [&] {
+        RooflineQuery roofline_query;
+        roofline_query.devices = &devices;
+        return AnalyzeRoofline(inputs, roofline_query);
+      }).share();
   std::shared_future<KernelOccupancySummary> occupancy_task =
       std::async(policy, [&] {
         return SummarizeKernelOccupancy(inputs, KernelOccupancyQuery{});
@@ -82,8 +83,9 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
         whatif_query.collectives = collectives ? &*collectives : nullptr;
         return BuildWhatIfGraphs(inputs, job, whatif_query);
       }).share();
-  std::future<FindingsResult> findings_task =
-      std::async(policy, [&, collectives_task, timeline_task, whatif_task] {
+  std::future<FindingsResult> findings_task = std::async(
+      policy,
+      [&, collectives_task, timeline_task, whatif_task, ops_task, roofline_task, occupancy_task] {
         const std::optional<CollectivesResult>& collectives = collectives_task.get();
         FindingsQuery findings_query;
         findings_query.devices = &devices;
@@ -95,6 +97,11 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
         // The findings read the built-in device table; a page timeline given another one is not
         // theirs.
         if (query.timeline.devices == nullptr) findings_query.timeline = &timeline_task.get();
+        if (inputs.size() == 1) {
+          findings_query.roofline = &roofline_task.get();
+          findings_query.ops = &ops_task.get();
+          findings_query.occupancy = &occupancy_task.get();
+        }
         FindingsResult found = FindFindings(inputs, findings_query);
         SimulateFindings(inputs, query.timeline.as_job, &found, findings_query.collectives,
                          whatif_task.get().get());
@@ -118,9 +125,8 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
   out.query = query;
   out.kernels = SummarizeKernels(inputs, KernelQuery{});
   out.timeline = WithLongerGaps(timeline_task.get(), query.timeline.min_gap_ns);
-  OpsAndPredictions ops = ops_task.get();
-  out.ops = std::move(ops.summary);
-  out.op_predictions = std::move(ops.predictions);
+  out.ops = ops_task.get();
+  out.op_predictions = predictions_task.get();
   out.occupancy = occupancy_task.get();
   out.roofline = roofline_task.get();
   out.findings = findings_task.get();

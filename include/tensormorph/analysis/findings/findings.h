@@ -18,6 +18,9 @@
 #include <variant>
 #include <vector>
 
+#include "tensormorph/analysis/occupancy/kernel_occupancy.h"
+#include "tensormorph/analysis/ops/ops.h"
+#include "tensormorph/analysis/roofline.h"
 #include "tensormorph/analysis/timeline/timeline.h"
 #include "tensormorph/devices/device_db.h"
 #include "tensormorph/link/linked_trace.h"
@@ -48,6 +51,13 @@ struct FindingsQuery {
   // has it (the report): its gaps longer than min_gap_ns are the gap rules' (WithLongerGaps);
   // null: the findings analyse the timeline themselves.
   const TimelineResult* timeline = nullptr;
+  // The work rules' analyses of a single input, when the caller has them (the report): its
+  // AnalyzeRoofline and SummarizeOps with this query's devices and their other options at their
+  // defaults, its SummarizeKernelOccupancy with the default query. Read only when there is one
+  // input (the analyses combine the rows of several); null: the rules run their own.
+  const RooflineResult* roofline = nullptr;
+  const OpSummary* ops = nullptr;
+  const KernelOccupancySummary* occupancy = nullptr;
   // The work rules (roofline, occupancy) run on a second thread beside the timeline; false runs
   // everything on the caller's thread (`--threads 1`).
   bool concurrent = true;
