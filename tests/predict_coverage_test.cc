@@ -8,7 +8,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -180,54 +179,47 @@ double ElementBytes(const std::string& type) {
   return 0;
 }
 
-double TensorBytes(const json& dims, const json& types, size_t i) {
-  if (types[i] == "" || types[i] == "Scalar") return 0;  // an absent optional tensor, a scalar
+double Numel(const json& dims) {
   double n = 1;
-  for (const json& d : dims[i]) n *= d.get<double>();
-  return n * ElementBytes(types[i]);
+  for (const json& d : dims) n *= d.get<double>();
+  return n;
 }
 
-// The bytes of one call by FBGEMM's signature; nullopt for ops outside this test.
+double TensorBytes(const json& dims, const json& types, size_t i) {
+  if (types[i] == "" || types[i] == "Scalar") return 0;  // an absent optional tensor, a scalar
+  return Numel(dims[i]) * ElementBytes(types[i]);
+}
+
+// The bytes of one call by FBGEMM's signature; nullopt for ops outside this test. The sizes are
+// computed only for the ops named here (the others' element types are not ElementBytes').
 std::optional<double> FbgemmCallBytes(const std::string& name, const json& dims,
                                       const json& types) {
-  static const std::set<std::string> kOps = {
-      "fbgemm::permute_2D_sparse_data",        "fbgemm::permute_sparse_features",
-      "fbgemm::asynchronous_complete_cumsum",  "fbgemm::bounds_check_indices",
-      "fbgemm::permute_pooled_embs_auto_grad", "fbgemm::recat_embedding_grad_output_mixed_D_batch",
-      "fbgemm::FloatToHFP8Quantized",          "fbgemm::HFP8QuantizedToFloat",
-      "fbgemm::FloatToFP8RowwiseQuantized",    "fbgemm::FP8RowwiseQuantizedToFloat"};
-  if (!kOps.contains(name) &&
-      !name.starts_with("torch::autograd::CppNode<fbgemm_gpu::PermutePooledEmbsFunction")) {
-    return std::nullopt;
-  }
-  double all = 0;
-  for (size_t i = 0; i < dims.size(); ++i) all += TensorBytes(dims, types, i);
-  const double first = TensorBytes(dims, types, 0);
-  auto numel = [&](size_t i) {
-    double n = 1;
-    for (const json& d : dims[i]) n *= d.get<double>();
-    return n;
+  auto first = [&] { return TensorBytes(dims, types, 0); };
+  auto all = [&] {
+    double bytes = 0;
+    for (size_t i = 0; i < dims.size(); ++i) bytes += TensorBytes(dims, types, i);
+    return bytes;
   };
   // (permute, lengths, indices[, weights]): read all; lengths, indices, weights written.
   if (name == "fbgemm::permute_2D_sparse_data" || name == "fbgemm::permute_sparse_features") {
-    return all + (all - first);
+    return 2 * all() - first();
   }
-  if (name == "fbgemm::asynchronous_complete_cumsum") return 2 * first;  // offsets: one more
-  if (name == "fbgemm::bounds_check_indices") return all;                // reads only
+  if (name == "fbgemm::asynchronous_complete_cumsum") return 2 * first();  // offsets: one more
+  if (name == "fbgemm::bounds_check_indices") return all();                // reads only
   // (pooled [B, D], offsets and permutations...): the pooled tensor written permuted.
   if (name == "fbgemm::permute_pooled_embs_auto_grad" ||
       name == "fbgemm::recat_embedding_grad_output_mixed_D_batch" ||
       name.starts_with("torch::autograd::CppNode<fbgemm_gpu::PermutePooledEmbsFunction")) {
-    return all + first;
+    return all() + first();
   }
-  if (name == "fbgemm::FloatToHFP8Quantized") return first + numel(0);      // 1 byte each
-  if (name == "fbgemm::HFP8QuantizedToFloat") return first + 4 * numel(0);  // to float
-  const double rows = dims[0].empty() ? 0 : numel(0) / dims[0].back().get<double>();
-  const double columns = dims[0].empty() ? 0 : dims[0].back().get<double>();
+  if (name == "fbgemm::FloatToHFP8Quantized") return first() + Numel(dims[0]);      // 1 byte each
+  if (name == "fbgemm::HFP8QuantizedToFloat") return first() + 4 * Numel(dims[0]);  // to float
   // Row-wise FP8: each row's bytes followed by 8 bytes of scale and padding.
-  if (name == "fbgemm::FloatToFP8RowwiseQuantized") return first + rows * (columns + 8);
-  if (name == "fbgemm::FP8RowwiseQuantizedToFloat") return first + rows * (columns - 8) * 4;
-  return std::nullopt;
+  const bool to_fp8 = name == "fbgemm::FloatToFP8RowwiseQuantized";
+  if (!to_fp8 && name != "fbgemm::FP8RowwiseQuantizedToFloat") return std::nullopt;
+  const double columns = dims[0].back().get<double>();
+  const double rows = Numel(dims[0]) / columns;
+  return first() + (to_fp8 ? rows * (columns + 8) : rows * (columns - 8) * 4);
 }
 
 TEST(PredictCoverage, FbgemmOpsMoveTheBytesTheirShapesGive) {
