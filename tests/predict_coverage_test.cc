@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,8 @@ using tensormorph::testing::RunJsonCommand;
 const std::string kKineto = std::string(TM_SHARED_DATA) + "/kineto/";
 
 // Every shared Kineto trace recorded with shapes and element types whose kernels run under
-// framework ops (the TraceLens pairs, ResNet-18 training).
+// framework ops (the TraceLens pairs, ResNet-18 training, SGLang's prefill and, outside its
+// replayed graphs, decode).
 TEST(PredictCoverage, WorkEstimatesCoverTheKernelTimeUnderOps) {
   const std::vector<std::string> traces = {
       "tracelens_pairs/h100_owlv2-large_inference.json.gz",
@@ -34,6 +36,7 @@ TEST(PredictCoverage, WorkEstimatesCoverTheKernelTimeUnderOps) {
       "tracelens_pairs/mi300_timesformer_inference.json.gz",
       "tracelens_more/mi300x_resnet18_train_no_mempool.json.gz",
       "tracelens_more/rocm_sglang_qwen3-8b_prefill_extend.json.gz",
+      "tracelens/rocm_sglang_qwen3-8b_decode_hipgraph.json.gz",
       "hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz",
       "tracelens/rocm_torch_compile_triton.json.gz",
       "hta/triton_example.json.gz",
@@ -260,6 +263,82 @@ TEST(PredictCoverage, FbgemmOpsMoveTheBytesTheirShapesGive) {
     }
     EXPECT_GE(rows, 5u) << name;
   }
+}
+
+// SGLang's decode copies its batch into the graph's buffers before each replay:
+// _foreach_copy_(self, src) over lists Kineto records without their element type, and
+// aten::arange with its values. Recomputed from the raw trace: each copy's kernel (found by
+// External id and correlation) names the destination's and the source's types
+// (CopyFunctor<To, From, ...>, or UnaryOpFunctor<T, ...> for one type); the source is read and
+// the destination written. arange(start, end, dtype) writes end - start values of the dtype's
+// c10::ScalarType (4: int64).
+TEST(PredictCoverage, SglangDecodeListCopiesAndRangesMoveWhatTheirKernelsName) {
+  const std::string path = kKineto + "tracelens/rocm_sglang_qwen3-8b_decode_hipgraph.json.gz";
+  std::string error;
+  const json trace = tensormorph::testing::ReadTraceExact(path, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  std::map<int64_t, int64_t> correlation_of_external;
+  std::map<int64_t, std::string> kernel_of_correlation;
+  for (const json& e : trace["traceEvents"]) {
+    const std::string cat = e.value("cat", "");
+    if (!e.contains("args") || !e["args"].contains("correlation")) continue;
+    const int64_t correlation = e["args"]["correlation"];
+    if (cat == "cuda_runtime" && e["args"].contains("External id")) {
+      correlation_of_external[e["args"]["External id"]] = correlation;
+    } else if (cat == "kernel") {
+      kernel_of_correlation[correlation] = e["name"];
+    }
+  }
+  auto size_of = [](const std::string& type) {
+    if (type == "int") return 4.0;
+    if (type == "long") return 8.0;
+    ADD_FAILURE() << "kernel element type " << type;
+    return 0.0;
+  };
+  std::map<std::string, double> bytes_of_row;
+  for (const json& e : trace["traceEvents"]) {
+    if (e.value("cat", "") != "cpu_op") continue;
+    const std::string op = e["name"];
+    const json& args = e["args"];
+    const json& dims = args["Input Dims"];
+    const std::string row = op + " " + dims.dump();
+    if (op == "aten::_foreach_copy_") {
+      const std::string kernel =
+          kernel_of_correlation[correlation_of_external[args["External id"]]];
+      std::smatch m;
+      double to = 0, from = 0;
+      if (std::regex_search(kernel, m, std::regex(R"(CopyFunctor<(\w+), (\w+),)"))) {
+        to = size_of(m[1]);
+        from = size_of(m[2]);
+      } else if (std::regex_search(kernel, m, std::regex(R"(UnaryOpFunctor<(\w+),)"))) {
+        to = from = size_of(m[1]);
+      } else {
+        ADD_FAILURE() << "kernel of " << op << ": " << kernel;
+      }
+      double elements = 0;
+      for (const json& tensor : dims[1]) elements += Numel(tensor);
+      bytes_of_row[row] += elements * (from + to);
+    } else if (op == "aten::arange" && dims.size() == 6) {
+      const json& values = args["Concrete Inputs"];
+      ASSERT_EQ(values[2], "4");  // int64
+      bytes_of_row[row] +=
+          (std::stod(values[1].get<std::string>()) - std::stod(values[0].get<std::string>())) * 8;
+    }
+  }
+  ASSERT_EQ(bytes_of_row.size(), 3u);  // two copies (1 and 4 tensors), one range
+  const json doc = RunJsonCommand({"predict", "--device", "h100-sxm5-80gb", path});
+  size_t rows = 0;
+  for (const json& row : doc["rows"]) {
+    if (row["shapes"].is_null()) continue;
+    const std::string key = row["name"].get<std::string>() + " " + row["shapes"].get<std::string>();
+    const auto expected = bytes_of_row.find(key);
+    if (expected == bytes_of_row.end()) continue;
+    ++rows;
+    ASSERT_TRUE(row["bytes"].is_number()) << key;
+    EXPECT_DOUBLE_EQ(row["bytes"].get<double>(), expected->second) << key;
+    EXPECT_EQ(row["counted_ns"], row["measured_ns"]) << key;
+  }
+  EXPECT_EQ(rows, 3u);
 }
 
 }  // namespace TM_UNITY_ID

@@ -600,39 +600,50 @@ TEST(OpWorkTraffic, ListElementSizeAsTheKernelNamesIt) {
           "<at::native::(anonymous namespace)::OpaqueType<2u>, unsigned int, 64, 64>, "
           "at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, "
           "unsigned int)"),
-      2);
+      (ListElementBytes{2, 2}));
   EXPECT_EQ(ListElementBytesOfKernel("void at::native::(anonymous namespace)::CatArrayBatchedCopy<"
                                      "at::native::(anonymous namespace)::OpaqueType<4u>, unsigned "
                                      "int, 3, 64, 64>(...)"),
-            4);
+            (ListElementBytes{4, 4}));
   EXPECT_EQ(ListElementBytesOfKernel(
                 "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::"
                 "(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::"
                 "BinaryOpListAlphaFunctor<float, 2, 2, 0>, std::plus<float>, float>(...)"),
-            4);
+            (ListElementBytes{4, 4}));
   EXPECT_EQ(ListElementBytesOfKernel(
                 "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::"
                 "(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::"
                 "BinaryOpListAlphaFunctor<c10::BFloat16, 2, 2, 0>, std::plus<float>, float>(...)"),
-            2);
+            (ListElementBytes{2, 2}));
   EXPECT_EQ(ListElementBytesOfKernel(
                 "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::"
                 "(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::"
                 "UnaryOpFunctor<long, 2, 1, 1>, at::native::Copy<long, long> >(...)"),
-            8);
-  // A copy between two types states neither; other kernels state nothing.
+            (ListElementBytes{8, 8}));
+  // A copy between two types: CopyFunctor<To, From, ...>, the op's first list (written) of To.
   EXPECT_EQ(ListElementBytesOfKernel(
                 "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::"
                 "(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::"
                 "CopyFunctor<int, long, 2, 1, 1>, at::native::Copy<int, long> >(...)"),
-            0);
+            (ListElementBytes{4, 8}));
+  EXPECT_EQ(ListElementBytesOfKernel("multi_tensor_apply_kernel<TensorListMetadata<2>, "
+                                     "CopyFunctor<c10::BFloat16, float, 2, 1, 1>, ...>"),
+            (ListElementBytes{2, 4}));
+  // One of the two types unknown, or cut short: nothing stated. Other kernels state nothing.
+  EXPECT_EQ(ListElementBytesOfKernel("multi_tensor_apply_kernel<TensorListMetadata<2>, "
+                                     "CopyFunctor<int, Mystery, 2, 1, 1>, ...>"),
+            ListElementBytes{});
+  EXPECT_EQ(ListElementBytesOfKernel("multi_tensor_apply_kernel<TensorListMetadata<2>, "
+                                     "CopyFunctor<int>"),
+            ListElementBytes{});
   EXPECT_EQ(ListElementBytesOfKernel("void multi_tensor_apply_kernel<TensorListMetadata<4>, "
                                      "AdamFunctor<float>, float, float>(int, int volatile*)"),
-            4);
+            (ListElementBytes{4, 4}));
   EXPECT_EQ(ListElementBytesOfKernel("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64"),
-            0);
-  EXPECT_EQ(ListElementBytesOfKernel("CatArrayBatchedCopy<OpaqueType<"), 0);  // cut short
-  EXPECT_EQ(ListElementBytesOfKernel("CatArrayBatchedCopy<OpaqueType<99u>"), 0);
+            ListElementBytes{});
+  EXPECT_EQ(ListElementBytesOfKernel("CatArrayBatchedCopy<OpaqueType<"),
+            ListElementBytes{});  // cut short
+  EXPECT_EQ(ListElementBytesOfKernel("CatArrayBatchedCopy<OpaqueType<99u>"), ListElementBytes{});
 }
 
 TEST(OpWorkTraffic, CatWithoutElementTypesTakesItsKernelsElementSize) {
@@ -640,7 +651,7 @@ TEST(OpWorkTraffic, CatWithoutElementTypesTakesItsKernelsElementSize) {
   // lists read once and written once, 4 bytes per element.
   const OpInputs inputs = OpInputsFromObjectText(R"({"dims": [[[1, 559, 32], [1, 559, 32]], []],
       "types": ["TensorList", "Scalar"], "concrete": ["", "-1"]})");
-  const std::optional<OpWork> cat = EstimateOpTraffic("aten::cat", inputs, 4);
+  const std::optional<OpWork> cat = EstimateOpTraffic("aten::cat", inputs, {4, 4});
   ASSERT_TRUE(cat.has_value());
   EXPECT_DOUBLE_EQ(cat->bytes, 2 * (2 * 559 * 32) * 4.0);  // 286,208
   EXPECT_DOUBLE_EQ(cat->flops, 0);                         // the type itself is not known
@@ -651,9 +662,77 @@ TEST(OpWorkTraffic, CatWithoutElementTypesTakesItsKernelsElementSize) {
       "aten::_foreach_add_", OpInputsFromObjectText(R"({"dims": [[[128, 128], [128]],
       [[128, 128], [128]], []], "types": ["TensorList", "TensorList", "Scalar"],
       "concrete": ["", "", "-0.001"]})"),
-      4);
+      {4, 4});
   ASSERT_TRUE(add.has_value());
   EXPECT_DOUBLE_EQ(add->bytes, 3 * (128 * 128 + 128) * 4.0);  // 198,144
+}
+
+// tracelens/rocm_sglang_qwen3-8b_decode_hipgraph: SGLang copies its batch's tensors into the
+// graph's buffers with _foreach_copy_(self, src, non_blocking): src read, self written, self not
+// read. Same types (UnaryOpFunctor<long, ...>, Copy<long, long>) and int64 -> int32
+// (CopyFunctor<int, long, ...>).
+TEST(OpWorkTraffic, ListCopyReadsTheSourceAndWritesTheDestinationInTheirTypes) {
+  const OpInputs four = OpInputsFromObjectText(R"({"dims": [[[32], [32], [32], [32]],
+      [[32], [32], [32], [32]], []], "types": ["TensorList", "TensorList", "Scalar"],
+      "concrete": ["", "", "False"]})");
+  const std::optional<OpWork> same = EstimateOpTraffic("aten::_foreach_copy_", four, {8, 8});
+  ASSERT_TRUE(same.has_value());
+  EXPECT_DOUBLE_EQ(same->bytes, 4 * 32 * 8.0 + 4 * 32 * 8.0);  // 2,048
+  const OpInputs one = OpInputsFromObjectText(R"({"dims": [[[32]], [[32]], []],
+      "types": ["TensorList", "TensorList", "Scalar"], "concrete": ["", "", "False"]})");
+  const std::optional<OpWork> narrowed = EstimateOpTraffic("aten::_foreach_copy_", one, {4, 8});
+  ASSERT_TRUE(narrowed.has_value());
+  EXPECT_DOUBLE_EQ(narrowed->bytes, 32 * 8.0 + 32 * 4.0);  // 384: int64 read, int32 written
+  EXPECT_NE(narrowed->formula.find("4 B per element of the first list and 8 B of the others"),
+            std::string::npos)
+      << narrowed->formula;
+  // Without a size from the kernel, or with only one of the two: no estimate.
+  EXPECT_FALSE(EstimateOpTraffic("aten::_foreach_copy_", one));
+  EXPECT_FALSE(EstimateOpTraffic("aten::_foreach_copy_", one, {4, 0}));
+  // Other tensor-list updates still read the list they write.
+  const std::optional<OpWork> mul = EstimateOpTraffic("aten::_foreach_mul_", one, {8, 8});
+  ASSERT_TRUE(mul.has_value());
+  EXPECT_DOUBLE_EQ(mul->bytes, 3 * 32 * 8.0);
+}
+
+// aten::arange writes ceil((end - start) / step) values and reads nothing. The first two events
+// are quoted from SGLang's decode on ROCm: arange.start(238, 270, dtype=4 (int64), ...), which
+// calls arange.start_out(238, 270, 1, out) on a long tensor, whose kernel runs 4.2 us.
+TEST(OpWorkTraffic, ArangeWritesItsRangeInTheTypeItNames) {
+  auto start = Traffic("aten::arange", R"({"dims": [[], [], [], [], [], []], "types": ["Scalar",
+      "Scalar", "Scalar", "", "", "Scalar"], "concrete": ["238", "270", "4", "", "", "False"]})");
+  ASSERT_TRUE(start.has_value());
+  EXPECT_DOUBLE_EQ(start->bytes, 32 * 8.0);
+  EXPECT_DOUBLE_EQ(start->flops, 0);
+  auto start_out = Traffic("aten::arange", R"({"dims": [[], [], [], [0]], "types": ["Scalar",
+      "Scalar", "Scalar", "long int"], "concrete": ["238", "270", "1", ""]})");
+  ASSERT_TRUE(start_out.has_value());
+  EXPECT_DOUBLE_EQ(start_out->bytes, 32 * 8.0);
+  // arange(end, dtype=None, ...): integers give int64; arange(start, end, step, dtype=float).
+  auto end_only = Traffic("aten::arange", R"({"dims": [[], [], [], [], []], "types": ["Scalar",
+      "", "", "", ""], "concrete": ["1024", "", "", "", ""]})");
+  ASSERT_TRUE(end_only.has_value());
+  EXPECT_DOUBLE_EQ(end_only->bytes, 1024 * 8.0);
+  auto stepped = Traffic("aten::arange", R"({"dims": [[], [], [], [], [], [], []], "types":
+      ["Scalar", "Scalar", "Scalar", "Scalar", "", "", ""], "concrete": ["0", "10", "3", "6", "",
+      "", ""]})");
+  ASSERT_TRUE(stepped.has_value());
+  EXPECT_DOUBLE_EQ(stepped->bytes, 4 * 4.0);  // 0, 3, 6, 9
+  auto down = Traffic("aten::arange", R"({"dims": [[], [], [], [], [], [], []], "types":
+      ["Scalar", "Scalar", "Scalar", "Scalar", "", "", ""], "concrete": ["1", "0", "-0.25", "7",
+      "", "", ""]})");
+  ASSERT_TRUE(down.has_value());
+  EXPECT_DOUBLE_EQ(down->bytes, 4 * 8.0);  // 1, 0.75, 0.5, 0.25 in double
+  // A fractional range without a dtype takes the default dtype, which the trace does not record;
+  // values not recorded; an empty range; a zero step: no estimate.
+  EXPECT_FALSE(Traffic("aten::arange", R"({"dims": [[], [], [], [], [], []], "types": ["Scalar",
+      "Scalar", "", "", "", ""], "concrete": ["0", "2.5", "", "", "", ""]})"));
+  EXPECT_FALSE(Traffic("aten::arange", R"({"dims": [[], [], [], [], []], "types": ["Scalar", "",
+      "", "", ""]})"));
+  EXPECT_FALSE(Traffic("aten::arange", R"({"dims": [[], [], [], [], [], []], "types": ["Scalar",
+      "Scalar", "", "", "", ""], "concrete": ["5", "5", "", "", "", ""]})"));
+  EXPECT_FALSE(Traffic("aten::arange", R"({"dims": [[], [], [], [0]], "types": ["Scalar",
+      "Scalar", "Scalar", "long int"], "concrete": ["0", "8", "0", ""]})"));
 }
 
 TEST(OpWorkTraffic, FbgemmSparseFeaturePermutesAndOffsets) {

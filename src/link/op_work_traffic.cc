@@ -46,6 +46,8 @@ enum class Rule : uint8_t {
   kIndexPut,     // index_put_(self, indices, values)
   kConcatenate,  // cat/stack(tensors, dim): reads and writes each tensor once
   kTensorLists,  // _foreach_* and fused optimizers: reads every list, writes the first
+  kListCopy,     // _foreach_copy_(self, src): reads every list but the first, writes the first
+  kArange,       // arange(start, end, step): writes ceil((end - start) / step) values
   kPoolBackward,  // pool_backward(grad_output, self, ...): reads its tensors, writes one like self
   kEachTensorOnce,  // serving kernels with their outputs as arguments: each tensor moved once
   kPermuteSparse,  // FBGEMM's sparse-feature permutes: reads every tensor, writes all but the first
@@ -110,6 +112,8 @@ constexpr std::string_view kIndexPutOps = "index_put _index_put_impl";
 constexpr std::string_view kConcatenateOps = "cat stack concat";
 // fused optimizers (and every _foreach_ op, by prefix)
 constexpr std::string_view kTensorListsOps = "_fused_adam _fused_adamw _fused_sgd";
+// ranges
+constexpr std::string_view kArangeOps = "arange";
 
 struct RuleNames {
   Rule rule;
@@ -141,6 +145,7 @@ constexpr RuleNames kRules[] = {
     {Rule::kIndexPut, kIndexPutOps},
     {Rule::kConcatenate, kConcatenateOps},
     {Rule::kTensorLists, kTensorListsOps},
+    {Rule::kArange, kArangeOps},
 };
 
 // The fused kernels of serving libraries (vLLM's _C, SGLang's sgl_kernel, AMD's aiter) take their
@@ -265,6 +270,7 @@ std::optional<Named> RuleOf(std::string_view op) {
   }
   if (!op.starts_with(kAten)) return std::nullopt;
   op.remove_prefix(kAten.size());
+  if (op == "_foreach_copy_") return Named{Rule::kListCopy, true};
   if (op.starts_with("_foreach_")) return Named{Rule::kTensorLists, true};
   const bool in_place = op.size() > 1 && op.back() == '_' && op[op.size() - 2] != '_';
   if (in_place) op.remove_suffix(1);
@@ -355,10 +361,10 @@ std::optional<Traffic> ReadAllWriteLike(const OpArgs& a, const Tensors& t, size_
 
 // The element size of a TensorList argument: from the op's first typed tensor, which Kineto
 // records beside it (index's self, index_put's values); else, for cat/stack and tensor-list
-// updates, `list_element_bytes` (the size the op's own kernel names, 0 for none); nullopt when
-// neither is known.
+// updates, `list_element_bytes` (the sizes the op's own kernel names); nullopt when neither is
+// known.
 std::optional<Traffic> ListTraffic(const OpArgs& a, const Tensors& t, Rule rule,
-                                   int list_element_bytes) {
+                                   ListElementBytes list_element_bytes) {
   double list_elements = 0, first_list = 0;
   bool first = true;
   for (size_t i = 0; i < a.args.size(); ++i) {
@@ -400,20 +406,32 @@ std::optional<Traffic> ListTraffic(const OpArgs& a, const Tensors& t, Rule rule,
   }
   // cat/stack and tensor-list updates: the lists carry no element type; an op with a typed tensor
   // beside them is sized by it, else by its kernel's name (no FLOPs then: the type is not known,
-  // only its size), else not estimated.
+  // only its size), else not estimated. A list copy does not read the list it overwrites.
+  const double others = list_elements - first_list;
   const double written = rule == Rule::kConcatenate ? list_elements : first_list;
-  std::string formula = "every list read, " +
-                        std::string(rule == Rule::kConcatenate ? "all" : "the first") + " written";
+  const double read = rule == Rule::kListCopy ? others : list_elements;
+  std::string formula = rule == Rule::kConcatenate ? "every list read, all written"
+                        : rule == Rule::kListCopy  ? "the other lists read, the first written"
+                                                   : "every list read, the first written";
   if (t.empty()) {
-    if (list_element_bytes <= 0) return std::nullopt;
-    formula += fmt::format(", {} B per element as its kernel's name says", list_element_bytes);
-    return Traffic{list_elements * list_element_bytes, written * list_element_bytes, 0, "",
-                   std::move(formula)};
+    if (!list_element_bytes.stated()) return std::nullopt;
+    const double first_size = list_element_bytes.first, others_size = list_element_bytes.others;
+    formula += first_size == others_size
+                   ? fmt::format(", {} B per element as its kernel's name says", first_size)
+                   : fmt::format(
+                         ", {} B per element of the first list and {} B of the others as "
+                         "its kernel's name says",
+                         first_size, others_size);
+    const double read_bytes = rule == Rule::kListCopy
+                                  ? others * others_size
+                                  : first_list * first_size + others * others_size;
+    const double written_bytes = rule == Rule::kConcatenate ? read_bytes : first_list * first_size;
+    return Traffic{read_bytes, written_bytes, 0, "", std::move(formula)};
   }
   const std::string& type = a.args[t[0]].type;
   const std::optional<int> size = flops::ElementSize(type);
   if (!size) return std::nullopt;
-  return Traffic{list_elements * *size, written * *size, IsFloat(type) ? written : 0, type,
+  return Traffic{read * *size, written * *size, IsFloat(type) ? written : 0, type,
                  std::move(formula)};
 }
 
@@ -449,7 +467,56 @@ std::optional<Traffic> Quantized(const Quantization& q, const OpArgs& a, const T
   return Traffic{*read, *written, 0, input.type, "input read, its values written quantized"};
 }
 
-std::optional<Traffic> Apply(Named named, const OpArgs& a, int list_element_bytes) {
+// A concrete number ("238", "-1", "0.5"); `integral` says whether it was written as an integer.
+std::optional<double> ConcreteNumber(const OpArgs& a, size_t i, bool* integral) {
+  if (const std::optional<int64_t> n = flops::ConcreteInt(a, i)) {
+    return static_cast<double>(*n);
+  }
+  *integral = false;
+  if (i >= a.args.size()) return std::nullopt;
+  const std::string& text = a.args[i].concrete;
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+// arange's overloads, told apart by their argument count: (end, dtype, layout, device,
+// pin_memory), (start, end, dtype, ...), (start, end, step, dtype, ...), (end, out) and
+// (start, end, step, out). It writes ceil((end - start) / step) values (ATen's RangeFactories) of
+// the out tensor's type, else of the dtype named, else (None) int64 when start, end and step are
+// all integers; a floating-point range without a dtype takes the default dtype, which the trace
+// does not record: no estimate.
+std::optional<Traffic> Arange(const OpArgs& a, const Tensors& t) {
+  const size_t n = a.args.size();
+  const bool has_out = n == 2 || n == 4;
+  const bool has_start = n == 4 || n == 6 || n == 7;
+  const bool has_step = n == 4 || n == 7;
+  if (!has_out && n != 5 && !has_start) return std::nullopt;
+  bool integral = true;
+  const size_t end_arg = has_start ? 1 : 0;
+  const std::optional<double> start = has_start ? ConcreteNumber(a, 0, &integral) : 0.0;
+  const std::optional<double> end = ConcreteNumber(a, end_arg, &integral);
+  const std::optional<double> step = has_step ? ConcreteNumber(a, 2, &integral) : 1.0;
+  if (!start || !end || !step || *step == 0) return std::nullopt;
+  const double values = std::ceil((*end - *start) / *step);
+  if (!(values > 0)) return std::nullopt;
+  std::string type;
+  if (has_out) {
+    if (t.empty() || t.back() != n - 1) return std::nullopt;
+    type = a.args[n - 1].type;
+  } else {
+    type = flops::ScalarTypeName(a.args[end_arg + (has_step ? 2 : 1)].concrete);
+    if (type.empty() && integral) type = "long int";
+  }
+  const std::optional<double> written = BytesOf(values, type);
+  if (!written) return std::nullopt;
+  return Traffic{0, *written, 0, type, fmt::format("{:.0f} values written", values)};
+}
+
+std::optional<Traffic> Apply(Named named, const OpArgs& a, ListElementBytes list_element_bytes) {
   const Tensors t = TensorArgs(a);
   auto tensor = [&](size_t i) { return flops::TensorShape(a, i, false); };
   switch (named.rule) {
@@ -569,7 +636,10 @@ std::optional<Traffic> Apply(Named named, const OpArgs& a, int list_element_byte
     case Rule::kIndexPut:
     case Rule::kConcatenate:
     case Rule::kTensorLists:
+    case Rule::kListCopy:
       return ListTraffic(a, t, named.rule, list_element_bytes);
+    case Rule::kArange:
+      return Arange(a, t);
   }
   return std::nullopt;
 }
@@ -580,7 +650,7 @@ bool IsTrafficCountedOp(std::string_view op_name) {
   return RuleOf(op_name).has_value();
 }
 
-int ListElementBytesOfKernel(std::string_view kernel_name) {
+ListElementBytes ListElementBytesOfKernel(std::string_view kernel_name) {
   // PyTorch's cat kernels (CatArrayBatchedCopy and its _contig/_aligned variants, CUDA and ROCm)
   // copy opaque elements of N bytes: OpaqueType<N> or OpaqueType<Nu>.
   if (const size_t at = kernel_name.find("OpaqueType<"); at != std::string_view::npos) {
@@ -588,25 +658,36 @@ int ListElementBytesOfKernel(std::string_view kernel_name) {
     const char* first = kernel_name.data() + at + std::string_view("OpaqueType<").size();
     const char* last = kernel_name.data() + kernel_name.size();
     const auto [end, error] = std::from_chars(first, last, bytes);
-    if (error == std::errc() && end != first && bytes >= 1 && bytes <= 16) return bytes;
-    return 0;
+    if (error == std::errc() && end != first && bytes >= 1 && bytes <= 16) return {bytes, bytes};
+    return {};
   }
   // Tensor-list kernels (multi_tensor_apply_kernel<TensorListMetadata<N>, XFunctor<T, ...>, ...>)
-  // run on lists of T. A copy between types (CopyFunctor<From, To, ...>) has two: none is said.
+  // run on lists of T. A copy between types, CopyFunctor<To, From, ...> (PyTorch's
+  // ForeachBinaryOpList: the functor's first type is the destination's), writes the op's first
+  // list in To and reads the other in From.
   const size_t apply = kernel_name.find("multi_tensor_apply_kernel<");
-  if (apply == std::string_view::npos) return 0;
+  if (apply == std::string_view::npos) return {};
   const size_t functor = kernel_name.find("Functor<", apply);
-  if (functor == std::string_view::npos || kernel_name.substr(0, functor).ends_with("Copy")) {
-    return 0;
-  }
+  if (functor == std::string_view::npos) return {};
   const size_t begin = functor + std::string_view("Functor<").size();
-  const size_t end = kernel_name.find_first_of(",>", begin);
-  if (end == std::string_view::npos) return 0;
-  return flops::ElementSize(kernel_name.substr(begin, end - begin)).value_or(0);
+  auto type_size = [&](size_t from, size_t* end) {
+    *end = kernel_name.find_first_of(",>", from);
+    if (*end == std::string_view::npos) return 0;
+    std::string_view type = kernel_name.substr(from, *end - from);
+    while (type.starts_with(' ')) type.remove_prefix(1);
+    return flops::ElementSize(type).value_or(0);
+  };
+  size_t end = 0;
+  const int first = type_size(begin, &end);
+  if (!kernel_name.substr(0, functor).ends_with("Copy")) return {first, first};
+  if (first == 0 || end == std::string_view::npos || kernel_name[end] != ',') return {};
+  const int source = type_size(end + 1, &end);
+  if (source == 0) return {};
+  return {first, source};
 }
 
 std::optional<OpWork> EstimateOpTraffic(std::string_view op_name, const OpInputs& inputs,
-                                        int list_element_bytes) {
+                                        ListElementBytes list_element_bytes) {
   const std::optional<Named> named = RuleOf(op_name);
   if (!named) return std::nullopt;
   const std::optional<OpArgs> args = flops::ArgsOf(inputs);

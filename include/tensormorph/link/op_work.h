@@ -13,6 +13,7 @@
 // for example the outermost counted op.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,6 +47,22 @@ std::optional<OpWork> EstimateOpWork(std::string_view op_name, const OpInputs& i
 // True for the op names EstimateOpWork knows.
 bool IsFlopCountedOp(std::string_view op_name);
 
+// The element sizes, in bytes, that a kernel's name states for the tensor lists of the op that
+// launched it: `first` for the op's first list (the one a tensor-list update writes), `others` for
+// the rest; both 0 where it states none. PyTorch's cat kernels copy OpaqueType<N> (N bytes:
+// CatArrayBatchedCopy<OpaqueType<2u>, ...> on CUDA and ROCm); its tensor-list kernels are
+// multi_tensor_apply_kernel<TensorListMetadata<K>, XFunctor<T, ...>, ...> over lists of T, and
+// _foreach_copy_ between types runs CopyFunctor<To, From, ...>: its first list (the destination)
+// of To, its source of From.
+struct ListElementBytes {
+  int first = 0;
+  int others = 0;
+
+  bool stated() const { return first > 0 && others > 0; }
+  auto operator<=>(const ListElementBytes&) const = default;
+};
+ListElementBytes ListElementBytesOfKernel(std::string_view kernel_name);
+
 // The memory traffic of an op the FLOP counter does not know and whose time is decided by the
 // bytes it moves (op_work_traffic.cc: elementwise, normalization, softmax, reductions, copies,
 // embedding, index, cat and tensor-list updates, serving libraries' fused kernels, torch.compile's
@@ -55,16 +72,10 @@ bool IsFlopCountedOp(std::string_view op_name);
 // ("Input type"); nullopt for other ops and where a shape or type the rule needs is missing.
 // Kineto records tensor lists as "TensorList" without their element type: cat, stack and
 // _foreach_* ops with no typed tensor beside their lists are sized by `list_element_bytes`, the
-// size the op's own kernel names (ListElementBytesOfKernel), and not estimated when it is 0.
+// sizes the op's own kernel names (ListElementBytesOfKernel), and not estimated without them.
 std::optional<OpWork> EstimateOpTraffic(std::string_view op_name, const OpInputs& inputs,
-                                        int list_element_bytes = 0);
+                                        ListElementBytes list_element_bytes = {});
 
-// The element size, in bytes, that a kernel's name states for the tensor lists it processes;
-// 0 where it states none. PyTorch's cat kernels copy OpaqueType<N> (N bytes: CatArrayBatchedCopy<
-// OpaqueType<2u>, ...> on CUDA and ROCm); its tensor-list kernels are multi_tensor_apply_kernel<
-// TensorListMetadata<K>, XFunctor<T, ...>, ...> over lists of T (a CopyFunctor has two types:
-// none is stated).
-int ListElementBytesOfKernel(std::string_view kernel_name);
 bool IsTrafficCountedOp(std::string_view op_name);
 
 // The estimates of a trace's op slices (LinkedTrace::slice_work, EstimateSliceTraffic): each
