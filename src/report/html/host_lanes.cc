@@ -40,6 +40,20 @@ HostBoxKind CallKind(ApiKind kind) {
   }
 }
 
+// The rows of a host table in track order: empty when the table already is (Trace's invariant),
+// else a stable order by track.
+template <typename Rows>
+std::vector<uint32_t> TrackOrder(const Rows& rows) {
+  auto by_track = [&](uint32_t a, uint32_t b) { return rows[a].track < rows[b].track; };
+  bool sorted = true;
+  for (size_t r = 1; r < rows.size() && sorted; ++r) sorted = rows[r - 1].track <= rows[r].track;
+  if (sorted) return {};
+  std::vector<uint32_t> order(rows.size());
+  for (uint32_t r = 0; r < order.size(); ++r) order[r] = r;
+  std::stable_sort(order.begin(), order.end(), by_track);
+  return order;
+}
+
 std::string ThreadLabel(const Trace& t, uint32_t track) {
   if (track >= t.tracks.size()) return "thread";
   const Track& k = t.tracks[track];
@@ -59,62 +73,108 @@ Json HostKindNamesJson() {
 HostLanes::HostLanes(const std::vector<const LinkedTrace*>& inputs) : inputs_(inputs) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Trace& t = inputs[i]->trace();
-    std::map<uint32_t, size_t> lane_of;  // by track: lanes come out in track order
-    auto lane = [&](uint32_t track) -> std::vector<Item>& {
-      auto [it, added] = lane_of.try_emplace(track, 0);
-      if (added) {
-        it->second = lanes_.size();
-        lanes_.push_back({static_cast<int>(i), track, {}});
-      }
-      return lanes_[it->second].items;
+    // The host tables are sorted by track (Trace's invariant): each lane merges one run of slices
+    // with one run of calls, in track order. A table out of track order is visited through a
+    // stable order by track instead.
+    const std::vector<uint32_t> slice_order = TrackOrder(t.slices);
+    const std::vector<uint32_t> call_order = TrackOrder(t.api_calls);
+    auto slice_at = [&](size_t k) -> uint32_t {
+      return slice_order.empty() ? static_cast<uint32_t>(k) : slice_order[k];
     };
-    const size_t first_lane = lanes_.size();
-    {  // each lane's items counted first, so that a million of them are not copied as it grows
-      std::map<uint32_t, size_t> count;
-      HostBoxKind kind;
-      for (const Slice& slice : t.slices) {
-        if (ShownOnHost(slice.kind, &kind)) ++count[slice.track];
+    auto call_at = [&](size_t k) -> uint32_t {
+      return call_order.empty() ? static_cast<uint32_t>(k) : call_order[k];
+    };
+    size_t s = 0, c = 0;
+    while (s < t.slices.size() || c < t.api_calls.size()) {
+      const uint32_t track = c == t.api_calls.size() ? t.slices[slice_at(s)].track
+                             : s == t.slices.size()  ? t.api_calls[call_at(c)].track
+                                                     : std::min(t.slices[slice_at(s)].track,
+                                                                t.api_calls[call_at(c)].track);
+      size_t s_end = s, c_end = c;
+      while (s_end < t.slices.size() && t.slices[slice_at(s_end)].track == track) ++s_end;
+      while (c_end < t.api_calls.size() && t.api_calls[call_at(c_end)].track == track) ++c_end;
+      Lane lane{static_cast<int>(i), track, {}};
+      lane.items.reserve((s_end - s) + (c_end - c));
+      // Merged by (start, longer first, kind). Each run is in that order but for ties of start and
+      // duration between slices of different kinds (sorted by name): then the lane is sorted
+      // whole, stably, which gives what sorting the two runs one after the other gives.
+      bool in_order = true;
+      Item next_slice{}, next_call{};
+      Key slice_key{}, call_key{}, last_slice{}, last_call{};
+      bool any_slice = false, any_call = false;
+      auto read_slice = [&] {
+        HostBoxKind kind;
+        for (; s < s_end; ++s) {
+          const uint32_t row = slice_at(s);
+          const Slice& slice = t.slices[row];
+          if (ShownOnHost(slice.kind, &kind)) {
+            next_slice = {row, kTop, kind};
+            slice_key = {slice.start_ns, slice.duration_ns, kind};
+            ++s;
+            return true;
+          }
+        }
+        return false;
+      };
+      auto read_call = [&] {
+        if (c == c_end) return false;
+        const uint32_t row = call_at(c++);
+        const ApiCall& call = t.api_calls[row];
+        next_call = {row, kTop, CallKind(call.kind)};
+        call_key = {call.start_ns, call.duration_ns, next_call.kind};
+        return true;
+      };
+      bool have_slice = read_slice(), have_call = read_call();
+      while (have_slice || have_call) {
+        const bool take_slice = have_slice && (!have_call || !KeyBefore(call_key, slice_key));
+        const Key& key = take_slice ? slice_key : call_key;
+        Key& last = take_slice ? last_slice : last_call;
+        bool& any = take_slice ? any_slice : any_call;
+        if (any && KeyBefore(key, last)) in_order = false;
+        lane.items.push_back(take_slice ? next_slice : next_call);
+        last = key;
+        any = true;
+        if (take_slice) {
+          have_slice = read_slice();
+        } else {
+          have_call = read_call();
+        }
       }
-      for (const ApiCall& call : t.api_calls) ++count[call.track];
-      for (const auto& [track, n] : count) lane(track).reserve(n);
-    }
-    for (uint32_t s = 0; s < t.slices.size(); ++s) {
-      const Slice& slice = t.slices[s];
-      HostBoxKind kind;
-      if (ShownOnHost(slice.kind, &kind)) {
-        lane(slice.track).push_back({slice.start_ns, slice.duration_ns, s, kTop, kind});
+      if (!in_order) {
+        std::stable_sort(lane.items.begin(), lane.items.end(), [&](const Item& a, const Item& b) {
+          return KeyBefore(KeyOf(t, a), KeyOf(t, b));
+        });
       }
+      if (!lane.items.empty()) lanes_.push_back(std::move(lane));
     }
-    for (uint32_t c = 0; c < t.api_calls.size(); ++c) {
-      const ApiCall& call = t.api_calls[c];
-      lane(call.track).push_back({call.start_ns, call.duration_ns, c, kTop, CallKind(call.kind)});
-    }
-    // Lanes were appended in first-seen order; put this input's in track order.
-    std::vector<Lane> mine(std::make_move_iterator(lanes_.begin() + first_lane),
-                           std::make_move_iterator(lanes_.end()));
-    lanes_.resize(first_lane);
-    std::sort(mine.begin(), mine.end(),
-              [](const Lane& a, const Lane& b) { return a.track < b.track; });
-    for (Lane& l : mine) lanes_.push_back(std::move(l));
   }
   for (Lane& lane : lanes_) {
+    const Trace& t = inputs_[lane.input]->trace();
     std::vector<Item>& items = lane.items;
-    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-      if (a.start != b.start) return a.start < b.start;
-      if (a.duration != b.duration) return a.duration > b.duration;
-      return a.kind < b.kind;  // an op before the call it makes at the same instant
-    });
     // Nesting: the innermost item still open at each start.
-    std::vector<uint32_t> open;
+    std::vector<std::pair<uint32_t, int64_t>> open;  // (index, end)
     for (uint32_t j = 0; j < items.size(); ++j) {
-      while (!open.empty() &&
-             items[open.back()].start + items[open.back()].duration <= items[j].start) {
-        open.pop_back();
-      }
-      items[j].parent = open.empty() ? kTop : open.back();
-      open.push_back(j);
+      const Key key = KeyOf(t, items[j]);
+      while (!open.empty() && open.back().second <= key.start) open.pop_back();
+      items[j].parent = open.empty() ? kTop : open.back().first;
+      open.emplace_back(j, key.start + key.duration);
     }
   }
+}
+
+HostLanes::Key HostLanes::KeyOf(const Trace& t, const Item& item) {
+  if (item.is_call()) {
+    const ApiCall& call = t.api_calls[item.row];
+    return {call.start_ns, call.duration_ns, item.kind};
+  }
+  const Slice& slice = t.slices[item.row];
+  return {slice.start_ns, slice.duration_ns, item.kind};
+}
+
+bool HostLanes::KeyBefore(const Key& a, const Key& b) {
+  if (a.start != b.start) return a.start < b.start;
+  if (a.duration != b.duration) return a.duration > b.duration;
+  return a.kind < b.kind;
 }
 
 size_t HostLanes::item_count() const {
@@ -128,7 +188,8 @@ int64_t HostLanes::CutForBudget(size_t budget) const {
   std::vector<int64_t> starts;
   starts.reserve(item_count());
   for (const Lane& l : lanes_) {
-    for (const Item& item : l.items) starts.push_back(item.start);
+    const Trace& t = inputs_[l.input]->trace();
+    for (const Item& item : l.items) starts.push_back(KeyOf(t, item).start);
   }
   std::nth_element(starts.begin(), starts.begin() + static_cast<std::ptrdiff_t>(budget),
                    starts.end());
@@ -147,17 +208,19 @@ Json HostLanes::Build(int64_t t0, int64_t span, int64_t raw_until, int64_t fines
   }
   Json out = Json::array();
   int64_t box_base = 0;
+  std::vector<std::vector<uint32_t>> name_index_of(inputs_.size());
   for (const Lane& lane : lanes_) {
     const Trace& t = inputs_[lane.input]->trace();
-    std::map<StringId, uint32_t> name_index;  // the trace's ids -> the timeline's names
+    std::vector<uint32_t>& name_index = name_index_of[lane.input];  // trace's id -> timeline's
+    if (name_index.empty()) name_index.assign(t.strings.size(), kTop);
     auto name_of = [&](const Item& item) {
       const StringId id = item.is_call() ? t.api_calls[item.row].name : t.slices[item.row].name;
-      auto [it, added] = name_index.try_emplace(id, 0);
-      if (added) it->second = names->Intern(t.str(id));
-      return it->second;
+      if (name_index[id] == kTop) name_index[id] = names->Intern(t.str(id));
+      return name_index[id];
     };
-    const bool with_lod = lane.items.size() > kHostLodMinItems ||
-                          (!lane.items.empty() && lane.items.back().start - t0 >= raw_until);
+    const bool with_lod =
+        lane.items.size() > kHostLodMinItems ||
+        (!lane.items.empty() && KeyOf(t, lane.items.back()).start - t0 >= raw_until);
     std::vector<LodBuckets> lod;
     if (with_lod) lod.assign(kHostLodDepths, LodBuckets(finest_bucket_ns, span));
     // depth: over every box; lod_depth: over the boxes that are not Python frames, which the
@@ -168,6 +231,7 @@ Json HostLanes::Build(int64_t t0, int64_t span, int64_t raw_until, int64_t fines
     uint32_t max_depth = 0;
     for (uint32_t j = 0; j < lane.items.size(); ++j) {
       const Item& item = lane.items[j];
+      const Key key = KeyOf(t, item);
       const bool python = item.kind == HostBoxKind::kPython;
       if (item.parent != kTop) {
         depth[j] = depth[item.parent] + 1;
@@ -175,20 +239,20 @@ Json HostLanes::Build(int64_t t0, int64_t span, int64_t raw_until, int64_t fines
         lod_depth[j] = lod_depth[item.parent] + (python_parent ? 0 : 1);
       }
       max_depth = std::max(max_depth, depth[j]);
-      const int64_t start = item.start - t0;
+      const int64_t start = key.start - t0;
       if (with_lod && !python && lod_depth[j] < kHostLodDepths) {
-        lod[lod_depth[j]].Add(start, start + item.duration, name_of(item));
+        lod[lod_depth[j]].Add(start, start + key.duration, name_of(item));
       }
       if (start >= raw_until) continue;
       s.push_back(start - previous);
       previous = start;
-      d.push_back(item.duration);
+      d.push_back(key.duration);
       auto [label, added] =
           label_of.try_emplace({name_of(item), item.kind}, static_cast<uint32_t>(labels->size()));
       if (added) labels->push_back({name_of(item), static_cast<int>(item.kind)});
       n.push_back(label->second);
       p.push_back(item.parent == kTop ? 0 : j - item.parent);
-      max_duration = std::max(max_duration, item.duration);
+      max_duration = std::max(max_duration, key.duration);
       (item.is_call() ? ids->call : ids->slice)[lane.input][item.row] =
           box_base + static_cast<int64_t>(j);
     }

@@ -8,9 +8,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "report/json_output.h"
@@ -28,7 +30,11 @@ class TimelineNames {
   Json names_ = Json::array();
 };
 
-// Time per key per bucket of the finest level, then merged 4 by 4 into the coarser levels.
+// Time per key per bucket of the finest level, then merged 4 by 4 into the coarser levels. Boxes
+// come in order of start in every lane (the lanes' invariant), so one bucket at a time is open:
+// its time per key is summed in a dense array, then kept as a short list sorted by key when a box
+// starts past it. The part of a box in a later bucket waits in `later_` until that bucket opens;
+// a box out of order is still counted, into its bucket's closed list.
 class LodBuckets {
  public:
   // Buckets of `width_ns` over [0, span_ns].
@@ -40,9 +46,19 @@ class LodBuckets {
   Json TakePyramid();
 
  private:
+  using KeyTimes = std::vector<std::pair<uint32_t, int64_t>>;  // (key, ns), sorted by key
+
+  void AddTo(size_t bucket, uint32_t key, int64_t ns);
+  // Closes every bucket before `bucket`, which becomes the open one.
+  void OpenBucket(size_t bucket);
+
   int64_t width_;
   std::vector<int64_t> busy_;
-  std::vector<std::unordered_map<uint32_t, int64_t>> by_key_;
+  std::vector<KeyTimes> by_key_;  // the closed buckets'
+  size_t open_ = 0;
+  std::vector<int64_t> open_ns_;      // by key, the open bucket's time
+  std::vector<uint32_t> open_keys_;   // the keys with time in open_ns_
+  std::map<size_t, KeyTimes> later_;  // by bucket past the open one, unsorted
 };
 
 }  // namespace tensormorph
