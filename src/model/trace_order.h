@@ -1,6 +1,10 @@
 // The last step of every importer: put the tables in the model's order and record the span.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
 #include "tensormorph/model/trace.h"
 
 namespace tensormorph {
@@ -11,6 +15,21 @@ namespace tensormorph {
 // in ids or launch configuration) keep no particular order; results stay deterministic because
 // importers hand rows over in a fixed order (the Kineto importer merges chunks in file order).
 void SortTraceTables(Trace* trace);
+
+// The rows of a host table (Trace::slices, Trace::api_calls) in track order, for readers that walk
+// one track's rows as one run: empty when the table already is (SortTraceTables' order, every
+// importer's), else the row indices stably sorted by track.
+template <typename Rows>
+std::vector<uint32_t> OrderByTrack(const Rows& rows) {
+  bool sorted = true;
+  for (size_t r = 1; r < rows.size() && sorted; ++r) sorted = rows[r - 1].track <= rows[r].track;
+  if (sorted) return {};
+  std::vector<uint32_t> order(rows.size());
+  for (uint32_t r = 0; r < order.size(); ++r) order[r] = r;
+  std::stable_sort(order.begin(), order.end(),
+                   [&rows](uint32_t a, uint32_t b) { return rows[a].track < rows[b].track; });
+  return order;
+}
 
 // Adds `offset_ns` to every timestamp (a profiler's time base: Kineto's baseTimeNanoseconds,
 // Nsight's session start). The caller checks the offset keeps times in range; importers keep

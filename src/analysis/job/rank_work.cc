@@ -60,7 +60,15 @@ void RankWork::IndexItems(const JobRank& rank) {
         std::find(rank.devices.begin(), rank.devices.end(), device) == rank.devices.end()) {
       continue;
     }
-    std::unordered_map<int64_t, uint32_t> last_on_stream;
+    // Per stream of the device (a handful): its last item so far and its items. Looked up by a
+    // scan from the last stream seen, not a map: a 1 GB trace has millions of items.
+    struct StreamItems {
+      int64_t stream;
+      uint32_t last;
+      std::vector<uint32_t> items;
+    };
+    std::vector<StreamItems> streams;
+    size_t at = 0;
     for (const WorkItem& w : per_device[d]) {  // by (start, end, kind, row)
       const bool kernel = w.kind == WorkKind::kKernel;
       PathItem item;
@@ -73,15 +81,22 @@ void RankWork::IndexItems(const JobRank& rank) {
       item.collective = kernel && w.work_class == WorkClass::kCommunication;
       item.launch = kernel ? links.kernels[w.row].launch : links.transfers[w.row].launch;
       item.step = kernel ? kernel_steps[w.row] : transfer_steps[w.row];
-      const auto [last, first_on_stream] =
-          last_on_stream.try_emplace(w.stream, static_cast<uint32_t>(items_.size()));
-      if (!first_on_stream) {
-        item.predecessor = last->second;
-        last->second = static_cast<uint32_t>(items_.size());
+      if (at >= streams.size() || streams[at].stream != w.stream) {
+        at = 0;
+        while (at < streams.size() && streams[at].stream != w.stream) ++at;
+        if (at == streams.size()) streams.push_back({w.stream, kNoRow, {}});
       }
-      if (kernel) item_of_kernel_[w.row] = static_cast<uint32_t>(items_.size());
-      by_end_[{device, w.stream}].push_back(static_cast<uint32_t>(items_.size()));
+      StreamItems& stream = streams[at];
+      const auto index = static_cast<uint32_t>(items_.size());
+      item.predecessor = stream.last;
+      stream.last = index;
+      stream.items.push_back(index);
+      if (kernel) item_of_kernel_[w.row] = index;
       items_.push_back(item);
+    }
+    for (StreamItems& stream : streams) {  // devices past the table all go under kNoDevice
+      std::vector<uint32_t>& order = by_end_[{device, stream.stream}];
+      order.insert(order.end(), stream.items.begin(), stream.items.end());
     }
   }
   for (auto& [key, order] : by_end_) {
@@ -131,6 +146,9 @@ void RankWork::IndexBlockingCalls() {
   std::sort(all_by_end.begin(), all_by_end.end(),
             [this](uint32_t a, uint32_t b) { return PreferredBefore(a, b); });
   std::unordered_map<uint32_t, uint32_t> transfer_of_call;
+  // What each call's name makes it, decided once per name: a million calls share a few names.
+  enum class CallClass : uint8_t { kUnread, kSynchronizing, kCopy, kOther };
+  std::vector<CallClass> class_of_name(t.strings.size(), CallClass::kUnread);
   for (uint32_t i = 0; i < items_.size(); ++i) {
     if (items_[i].kind != WorkKind::kKernel && items_[i].launch != kNoRow) {
       transfer_of_call.emplace(items_[i].launch, i);
@@ -139,16 +157,23 @@ void RankWork::IndexBlockingCalls() {
   for (uint32_t c = 0; c < t.api_calls.size(); ++c) {
     const ApiCall& call = t.api_calls[c];
     if (!OwnsTrack(call.track)) continue;
-    const std::string_view name = t.str(call.name);
+    CallClass& call_class = class_of_name[call.name];
+    if (call_class == CallClass::kUnread) {
+      const std::string_view name = t.str(call.name);
+      call_class = IsSynchronizing(name) ? CallClass::kSynchronizing
+                   : IsCopyCall(name)    ? CallClass::kCopy
+                                         : CallClass::kOther;
+    }
+    if (call_class == CallClass::kOther) continue;
     const int64_t end = call.start_ns + call.duration_ns;
     std::optional<uint32_t> waited;
-    if (IsSynchronizing(name)) {
+    if (call_class == CallClass::kSynchronizing) {
       auto at = std::upper_bound(all_by_end.begin(), all_by_end.end(), end,
                                  [this](int64_t e, uint32_t i) { return e < items_[i].end_ns; });
       if (at != all_by_end.begin() && items_[*(at - 1)].end_ns >= call.start_ns) {
         waited = *(at - 1);
       }
-    } else if (IsCopyCall(name)) {
+    } else {
       if (auto it = transfer_of_call.find(c); it != transfer_of_call.end()) {
         const PathItem& copy = items_[it->second];
         if (copy.end_ns >= call.start_ns && copy.end_ns <= end) waited = it->second;
@@ -180,21 +205,40 @@ const BlockingCall* RankWork::LatestBlockingCall(uint32_t track, int64_t t_ns) c
 void RankWork::IndexOutermostOps() {
   const Trace& t = trace();
   const std::vector<uint32_t>& parent = linked_->links().slice_parent;
-  for (uint32_t s = 0; s < t.slices.size(); ++s) {
-    const Slice& slice = t.slices[s];
-    if (slice.kind != SliceKind::kOp || !OwnsTrack(slice.track)) continue;
-    bool outermost = true;
-    for (uint32_t p = parent[s]; p != kNoRow && outermost; p = parent[p]) {
-      outermost = t.slices[p].kind != SliceKind::kOp;
+  // Whether an op encloses each slice, from its parent's answer when the parent came first (it
+  // starts earlier, or at once and lasts longer: the tables' order), else by walking up.
+  std::vector<uint8_t> under_op(t.slices.size(), 0);
+  auto op_above = [&](uint32_t s) {
+    for (uint32_t p = parent[s]; p != kNoRow; p = parent[p]) {
+      if (t.slices[p].kind == SliceKind::kOp) return true;
+      if (p < s) return under_op[p] != 0;
     }
-    if (outermost) outermost_ops_[slice.track].push_back(s);
+    return false;
+  };
+  std::vector<uint32_t>* ops = nullptr;  // the current track's, while slices stay on one track
+  uint32_t ops_track = 0;
+  for (uint32_t s = 0; s < t.slices.size(); ++s) {
+    under_op[s] = op_above(s) ? 1 : 0;
+    const Slice& slice = t.slices[s];
+    if (slice.kind != SliceKind::kOp || under_op[s] != 0 || !OwnsTrack(slice.track)) continue;
+    if (ops == nullptr || ops_track != slice.track) {
+      ops = &outermost_ops_[slice.track];
+      ops_track = slice.track;
+    }
+    ops->push_back(s);
   }
-  for (auto& [track, ops] : outermost_ops_) {
-    std::sort(ops.begin(), ops.end(), [&t](uint32_t a, uint32_t b) {
-      const Slice& x = t.slices[a];
-      const Slice& y = t.slices[b];
-      return x.start_ns != y.start_ns ? x.start_ns < y.start_ns : x.end_ns() > y.end_ns();
-    });
+  // By start, the longer first, then in the table's order.
+  auto by_start = [&t](uint32_t a, uint32_t b) {
+    const Slice& x = t.slices[a];
+    const Slice& y = t.slices[b];
+    if (x.start_ns != y.start_ns) return x.start_ns < y.start_ns;
+    if (x.end_ns() != y.end_ns()) return x.end_ns() > y.end_ns();
+    return a < b;
+  };
+  for (auto& [track, track_ops] : outermost_ops_) {
+    if (!std::is_sorted(track_ops.begin(), track_ops.end(), by_start)) {
+      std::sort(track_ops.begin(), track_ops.end(), by_start);
+    }
   }
 }
 

@@ -56,7 +56,8 @@ class RankWork {
   std::optional<uint32_t> LatestOtherStreamBefore(uint32_t w) const;
   // The latest blocking call on `track` that ended at or before `t_ns`; null when none.
   const BlockingCall* LatestBlockingCall(uint32_t track, int64_t t_ns) const;
-  // Outermost framework ops of `track` (Trace::slices rows) by start.
+  // Outermost framework ops of `track` (Trace::slices rows) by start, the longer first, then in
+  // the table's order.
   const std::vector<uint32_t>& OutermostOps(uint32_t track) const;
   const std::map<uint32_t, std::vector<uint32_t>>& OutermostOpsByTrack() const {
     return outermost_ops_;

@@ -5,6 +5,8 @@
 #include <map>
 #include <tuple>
 
+#include "model/trace_order.h"
+
 namespace tensormorph::whatif {
 namespace {
 
@@ -179,32 +181,19 @@ class GraphBuilder {
     late_ = {};
   }
 
+  // Each host thread's points in time order, chained. The calls are walked one track's run at a
+  // time (the table's order), each run's points sorted only when its calls nest or overlap; the
+  // steps' points (a few) join their track's run.
   void AddHostChains(size_t rank) {
     const GraphRank& r = g_.ranks[rank];
     const RankWork& work = *r.work;
     const Trace& trace = work.trace();
-    std::map<uint32_t, std::vector<HostPoint>> by_track;
-    {  // each track's points reserved before they are added: two per call and per step
-      std::map<uint32_t, size_t> count;
-      for (const ApiCall& call : trace.api_calls) {
-        if (work.OwnsTrack(call.track)) count[call.track] += 2;
-      }
-      for (const Step& step : work.linked().steps()) count[trace.slices[step.slice].track] += 2;
-      for (const auto& [track, n] : count) by_track[track].reserve(n);
-    }
-    for (uint32_t c = 0; c < trace.api_calls.size(); ++c) {
-      const ApiCall& call = trace.api_calls[c];
-      if (!work.OwnsTrack(call.track)) continue;
-      const uint32_t start = g_.CallStart(rank, c);
-      std::vector<HostPoint>& points = by_track[call.track];
-      points.push_back({g_.time[start], 1, start});
-      points.push_back({g_.time[start + 1], EndOrder(call.duration_ns), start + 1});
-    }
+    std::map<uint32_t, std::vector<HostPoint>> step_points;  // by track
     const std::vector<Step>& steps = work.linked().steps();
     for (size_t s = 0; s < steps.size(); ++s) {
       const uint32_t track = trace.slices[steps[s].slice].track;
       const uint32_t start = g_.StepStart(rank, s);
-      std::vector<HostPoint>& points = by_track[track];
+      std::vector<HostPoint>& points = step_points[track];
       points.push_back({g_.time[start], 1, start});
       points.push_back(
           {g_.time[start + 1], EndOrder(steps[s].end_ns - steps[s].start_ns), start + 1});
@@ -214,20 +203,54 @@ class GraphBuilder {
     for (const auto& [track, calls] : work.BlockingCallsByTrack()) {
       for (const BlockingCall& b : calls) waited_of_call[b.call] = g_.ItemStart(rank, b.waited) + 1;
     }
-    for (auto& [track, points] : by_track) {
-      std::sort(points.begin(), points.end());
-      for (size_t k = 0; k < points.size(); ++k) {
-        const uint32_t e = points[k].event;
-        // A call's end event is odd, relative to the rank's first call event.
-        const bool call_end = e >= r.first_call && e < r.first_step && (e - r.first_call) % 2 == 1;
-        const uint32_t waited = call_end ? waited_of_call[(e - r.first_call) / 2] : kNoRow;
-        const int64_t back = waited != kNoRow ? g_.time[e] - g_.time[waited]  // its return latency
-                                              : INT64_MAX;
-        if (waited != kNoRow) Add(e, waited, back, EdgeKind::kWait);
-        if (k == 0) continue;
-        const int64_t gap = points[k].time - points[k - 1].time;
-        Add(e, points[k - 1].event, std::min(gap, back), EdgeKind::kHost);
+    const std::vector<uint32_t> order = OrderByTrack(trace.api_calls);
+    auto call_at = [&](size_t k) -> uint32_t {
+      return order.empty() ? static_cast<uint32_t>(k) : order[k];
+    };
+    std::vector<HostPoint> points;
+    size_t c = 0;
+    auto steps_left = step_points.begin();
+    while (c < trace.api_calls.size() || steps_left != step_points.end()) {
+      // The next track: of the calls' next run, or of steps on a track with no call before it.
+      const bool calls_next =
+          c < trace.api_calls.size() && (steps_left == step_points.end() ||
+                                         trace.api_calls[call_at(c)].track <= steps_left->first);
+      const uint32_t track = calls_next ? trace.api_calls[call_at(c)].track : steps_left->first;
+      points.clear();
+      for (; c < trace.api_calls.size() && trace.api_calls[call_at(c)].track == track; ++c) {
+        const uint32_t row = call_at(c);
+        const ApiCall& call = trace.api_calls[row];
+        if (!work.OwnsTrack(call.track)) continue;
+        const uint32_t start = g_.CallStart(rank, row);
+        points.push_back({g_.time[start], 1, start});
+        points.push_back({g_.time[start + 1], EndOrder(call.duration_ns), start + 1});
       }
+      if (!std::is_sorted(points.begin(), points.end())) std::sort(points.begin(), points.end());
+      if (steps_left != step_points.end() && steps_left->first == track) {
+        std::vector<HostPoint>& more = steps_left->second;
+        std::sort(more.begin(), more.end());
+        const auto calls_end = static_cast<std::ptrdiff_t>(points.size());
+        points.insert(points.end(), more.begin(), more.end());
+        std::inplace_merge(points.begin(), points.begin() + calls_end, points.end());
+        ++steps_left;
+      }
+      ChainHostPoints(r, points, waited_of_call);
+    }
+  }
+
+  void ChainHostPoints(const GraphRank& r, const std::vector<HostPoint>& points,
+                       const std::vector<uint32_t>& waited_of_call) {
+    for (size_t k = 0; k < points.size(); ++k) {
+      const uint32_t e = points[k].event;
+      // A call's end event is odd, relative to the rank's first call event.
+      const bool call_end = e >= r.first_call && e < r.first_step && (e - r.first_call) % 2 == 1;
+      const uint32_t waited = call_end ? waited_of_call[(e - r.first_call) / 2] : kNoRow;
+      const int64_t back = waited != kNoRow ? g_.time[e] - g_.time[waited]  // its return latency
+                                            : INT64_MAX;
+      if (waited != kNoRow) Add(e, waited, back, EdgeKind::kWait);
+      if (k == 0) continue;
+      const int64_t gap = points[k].time - points[k - 1].time;
+      Add(e, points[k - 1].event, std::min(gap, back), EdgeKind::kHost);
     }
   }
 

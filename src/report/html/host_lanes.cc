@@ -7,6 +7,8 @@
 #include <limits>
 #include <map>
 
+#include "model/trace_order.h"
+
 namespace tensormorph {
 namespace {
 
@@ -40,20 +42,6 @@ HostBoxKind CallKind(ApiKind kind) {
   }
 }
 
-// The rows of a host table in track order: empty when the table already is (Trace's invariant),
-// else a stable order by track.
-template <typename Rows>
-std::vector<uint32_t> TrackOrder(const Rows& rows) {
-  auto by_track = [&](uint32_t a, uint32_t b) { return rows[a].track < rows[b].track; };
-  bool sorted = true;
-  for (size_t r = 1; r < rows.size() && sorted; ++r) sorted = rows[r - 1].track <= rows[r].track;
-  if (sorted) return {};
-  std::vector<uint32_t> order(rows.size());
-  for (uint32_t r = 0; r < order.size(); ++r) order[r] = r;
-  std::stable_sort(order.begin(), order.end(), by_track);
-  return order;
-}
-
 std::string ThreadLabel(const Trace& t, uint32_t track) {
   if (track >= t.tracks.size()) return "thread";
   const Track& k = t.tracks[track];
@@ -76,8 +64,8 @@ HostLanes::HostLanes(const std::vector<const LinkedTrace*>& inputs) : inputs_(in
     // The host tables are sorted by track (Trace's invariant): each lane merges one run of slices
     // with one run of calls, in track order. A table out of track order is visited through a
     // stable order by track instead.
-    const std::vector<uint32_t> slice_order = TrackOrder(t.slices);
-    const std::vector<uint32_t> call_order = TrackOrder(t.api_calls);
+    const std::vector<uint32_t> slice_order = OrderByTrack(t.slices);
+    const std::vector<uint32_t> call_order = OrderByTrack(t.api_calls);
     auto slice_at = [&](size_t k) -> uint32_t {
       return slice_order.empty() ? static_cast<uint32_t>(k) : slice_order[k];
     };
