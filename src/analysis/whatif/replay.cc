@@ -39,13 +39,32 @@ size_t GraphEdit::Changed(const StepGraph& graph) const {
 
 void GraphEdit::Merge(const StepGraph& graph, const GraphEdit& other) {
   if (other.empty()) return;
-  for (uint32_t e = 0; e < other.flags.size(); ++e) {
-    if (other.flags[e] != 0) Flag(graph, e, other.flags[e]);
+  // What Flag, Scale and CapDelay do per event, in loops over the whole graph (millions of
+  // events on a 1 GB trace).
+  if (!other.flags.empty()) {
+    if (flags.empty()) flags.assign(graph.events(), 0);
+    for (uint32_t e = 0; e < other.flags.size(); ++e) {
+      const uint8_t joined = flags[e] | other.flags[e];
+      touched_ = touched_ || joined != flags[e];
+      flags[e] = joined;
+    }
   }
-  for (uint32_t e = 0; e < other.scale.size(); ++e) {
-    if (other.scale[e] != 1.0) Scale(graph, e, other.scale[e]);
+  if (!other.scale.empty()) {
+    if (scale.empty()) scale.assign(graph.events(), 1.0);
+    for (uint32_t e = 0; e < other.scale.size(); ++e) {
+      if (other.scale[e] == 1.0) continue;
+      touched_ = true;
+      scale[e] *= other.scale[e];
+    }
   }
-  for (uint32_t e = 0; e < other.delay.size(); ++e) CapDelay(graph, e, other.delay[e]);
+  if (!other.delay.empty()) {
+    if (delay.empty()) delay = graph.delay;
+    for (uint32_t e = 0; e < other.delay.size(); ++e) {
+      if (other.delay[e] >= delay[e]) continue;
+      touched_ = true;
+      delay[e] = other.delay[e];
+    }
+  }
 }
 
 void ReplayEvents(const StepGraph& graph, const GraphEdit& edit,
