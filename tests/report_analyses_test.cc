@@ -127,16 +127,17 @@ TEST(ReportAnalyses, PageTimelineAndFindingsAreTheCommandsOwn) {
   }
 }
 
-// A single input's findings read the page's roofline, ops and occupancy instead of analysing
-// them again (FindingsQuery::roofline, ops, occupancy): the rules that read them (below_roof,
-// fp32_matmul, low_occupancy, dominant_op) find what `findings` alone finds, title and figures,
-// ranked alike.
+// A single input's findings read the page's roofline, ops, occupancy and memory instead of
+// analysing them again (FindingsQuery::roofline, ops, occupancy, memory): the rules that read them
+// (below_roof, fp32_matmul, low_occupancy, dominant_op, memory_fragmentation) find what `findings`
+// alone finds, title and figures, ranked alike.
 TEST(ReportAnalyses, FindingsOfOneInputReadThePagesWorkAnalyses) {
   std::set<std::string> rules;
   for (const char* name :
        {"/kineto/hta/alexnet_a100_cuda_sync_trace.json.gz",
         "/kineto/param_dlrm_8rank/worker0_step_12.1694128201545.pt.trace.json.gz",
-        "/kineto/hta/trace_diff/control.json.gz"}) {
+        "/kineto/hta/trace_diff/control.json.gz",
+        "/kineto/tracelens_pairs/mi300_timesformer_inference.json.gz"}) {
     const std::string path = std::string(TM_SHARED_DATA) + name;
     const std::vector<Trace> traces = Load({path});
     const std::vector<LinkedTrace> linked = LinkTraces(traces);
@@ -156,7 +157,8 @@ TEST(ReportAnalyses, FindingsOfOneInputReadThePagesWorkAnalyses) {
       rules.insert(w.rule);
     }
   }
-  for (const char* rule : {"below_roof", "fp32_matmul", "low_occupancy", "dominant_op"}) {
+  for (const char* rule :
+       {"below_roof", "fp32_matmul", "low_occupancy", "dominant_op", "memory_fragmentation"}) {
     EXPECT_TRUE(rules.contains(rule)) << rule << " is in none of the traces: nothing tested";
   }
 }

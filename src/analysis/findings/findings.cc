@@ -64,6 +64,7 @@ FindingsResult FindFindings(const std::vector<const LinkedTrace*>& inputs,
       ctx.roofline = query.roofline;
       ctx.ops = query.ops;
       ctx.occupancy = query.occupancy;
+      ctx.memory = query.memory;
     }
   }
   // The work rules read no timeline figure (the basis of gain_percent, known after the timeline,

@@ -24,6 +24,7 @@ struct InputContext {
   const RooflineResult* roofline = nullptr;
   const OpSummary* ops = nullptr;
   const KernelOccupancySummary* occupancy = nullptr;
+  const MemoryResult* memory = nullptr;
 
   const Trace& trace() const { return linked->trace(); }
 };

@@ -53,6 +53,15 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
         compare_query.devices = &devices;
         return CompareTraces(inputs, compare_query);
       });
+  // The page's memory, with the devices and the default `top` the memory rules read (shared with
+  // the findings, then moved into the result: its series has a sample per allocator record).
+  MemoryQuery memory_query;
+  memory_query.devices = &devices;
+  memory_query.series = true;
+  std::shared_future<std::shared_ptr<MemoryResult>> memory_task =
+      std::async(policy, [&, memory_query] {
+        return std::make_shared<MemoryResult>(AnalyzeMemory(inputs, memory_query));
+      }).share();
   // The Ranks section's analyses over the same layout the timeline's ranks read (DescribeJob).
   // The collectives are analysed once: the timeline's ranks take their waits from them and the
   // critical path crosses ranks at their last arrivals.
@@ -83,9 +92,9 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
         whatif_query.collectives = collectives ? &*collectives : nullptr;
         return BuildWhatIfGraphs(inputs, job, whatif_query);
       }).share();
-  std::future<FindingsResult> findings_task = std::async(
-      policy,
-      [&, collectives_task, timeline_task, whatif_task, ops_task, roofline_task, occupancy_task] {
+  std::future<FindingsResult> findings_task =
+      std::async(policy, [&, collectives_task, timeline_task, whatif_task, ops_task, roofline_task,
+                          occupancy_task, memory_task] {
         const std::optional<CollectivesResult>& collectives = collectives_task.get();
         FindingsQuery findings_query;
         findings_query.devices = &devices;
@@ -101,6 +110,9 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
           findings_query.roofline = &roofline_task.get();
           findings_query.ops = &ops_task.get();
           findings_query.occupancy = &occupancy_task.get();
+          if (memory_query.top >= findings_query.top_items) {
+            findings_query.memory = memory_task.get().get();
+          }
         }
         FindingsResult found = FindFindings(inputs, findings_query);
         SimulateFindings(inputs, query.timeline.as_job, &found, findings_query.collectives,
@@ -115,12 +127,6 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
         path_options.collectives = &*collectives;
         return AnalyzeCriticalPath(inputs, job, path_options);
       });
-  std::future<MemoryResult> memory_task = std::async(policy, [&] {
-    MemoryQuery memory_query;
-    memory_query.devices = &devices;
-    memory_query.series = true;
-    return AnalyzeMemory(inputs, memory_query);
-  });
   ReportAnalyses out;
   out.query = query;
   out.kernels = SummarizeKernels(inputs, KernelQuery{});
@@ -130,7 +136,7 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
   out.occupancy = occupancy_task.get();
   out.roofline = roofline_task.get();
   out.findings = findings_task.get();
-  out.memory = memory_task.get();
+  out.memory = std::move(*memory_task.get());  // the findings, which read it, are done
   out.compare = compare_task.get();
   out.collectives = collectives_task.get();
   out.critical_path = path_task.get();

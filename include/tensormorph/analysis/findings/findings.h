@@ -18,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "tensormorph/analysis/memory/memory.h"
 #include "tensormorph/analysis/occupancy/kernel_occupancy.h"
 #include "tensormorph/analysis/ops/ops.h"
 #include "tensormorph/analysis/roofline.h"
@@ -58,6 +59,10 @@ struct FindingsQuery {
   const RooflineResult* roofline = nullptr;
   const OpSummary* ops = nullptr;
   const KernelOccupancySummary* occupancy = nullptr;
+  // The memory rules' analysis of a single input, likewise: its AnalyzeMemory with this query's
+  // devices and a `top` no smaller than top_items (the rules list the first top_items rows of its
+  // ranked tables); null: the rules run their own.
+  const MemoryResult* memory = nullptr;
   // The work rules (roofline, occupancy) run on a second thread beside the timeline; false runs
   // everything on the caller's thread (`--threads 1`).
   bool concurrent = true;
