@@ -66,87 +66,96 @@ HostLanes::HostLanes(const std::vector<const LinkedTrace*>& inputs) : inputs_(in
     // stable order by track instead.
     const std::vector<uint32_t> slice_order = OrderByTrack(t.slices);
     const std::vector<uint32_t> call_order = OrderByTrack(t.api_calls);
-    auto slice_at = [&](size_t k) -> uint32_t {
-      return slice_order.empty() ? static_cast<uint32_t>(k) : slice_order[k];
-    };
-    auto call_at = [&](size_t k) -> uint32_t {
-      return call_order.empty() ? static_cast<uint32_t>(k) : call_order[k];
-    };
-    size_t s = 0, c = 0;
-    while (s < t.slices.size() || c < t.api_calls.size()) {
-      const uint32_t track = c == t.api_calls.size() ? t.slices[slice_at(s)].track
-                             : s == t.slices.size()  ? t.api_calls[call_at(c)].track
-                                                     : std::min(t.slices[slice_at(s)].track,
-                                                                t.api_calls[call_at(c)].track);
-      size_t s_end = s, c_end = c;
-      while (s_end < t.slices.size() && t.slices[slice_at(s_end)].track == track) ++s_end;
-      while (c_end < t.api_calls.size() && t.api_calls[call_at(c_end)].track == track) ++c_end;
-      Lane lane{static_cast<int>(i), track, {}};
-      lane.items.reserve((s_end - s) + (c_end - c));
-      // Merged by (start, longer first, kind). Each run is in that order but for ties of start and
-      // duration between slices of different kinds (sorted by name): then the lane is sorted
-      // whole, stably, which gives what sorting the two runs one after the other gives.
-      bool in_order = true;
-      Item next_slice{}, next_call{};
-      Key slice_key{}, call_key{}, last_slice{}, last_call{};
-      bool any_slice = false, any_call = false;
-      auto read_slice = [&] {
-        HostBoxKind kind;
-        for (; s < s_end; ++s) {
-          const uint32_t row = slice_at(s);
-          const Slice& slice = t.slices[row];
-          if (ShownOnHost(slice.kind, &kind)) {
-            next_slice = {row, kTop, kind};
-            slice_key = {slice.start_ns, slice.duration_ns, kind};
-            ++s;
-            return true;
-          }
-        }
-        return false;
-      };
-      auto read_call = [&] {
-        if (c == c_end) return false;
-        const uint32_t row = call_at(c++);
-        const ApiCall& call = t.api_calls[row];
-        next_call = {row, kTop, CallKind(call.kind)};
-        call_key = {call.start_ns, call.duration_ns, next_call.kind};
-        return true;
-      };
-      bool have_slice = read_slice(), have_call = read_call();
-      while (have_slice || have_call) {
-        const bool take_slice = have_slice && (!have_call || !KeyBefore(call_key, slice_key));
-        const Key& key = take_slice ? slice_key : call_key;
-        Key& last = take_slice ? last_slice : last_call;
-        bool& any = take_slice ? any_slice : any_call;
-        if (any && KeyBefore(key, last)) in_order = false;
-        lane.items.push_back(take_slice ? next_slice : next_call);
-        last = key;
-        any = true;
-        if (take_slice) {
-          have_slice = read_slice();
-        } else {
-          have_call = read_call();
-        }
+    Rows slices{&slice_order, 0, 0}, calls{&call_order, 0, 0};
+    while (slices.end < t.slices.size() || calls.end < t.api_calls.size()) {
+      slices.begin = slices.end;
+      calls.begin = calls.end;
+      const bool slices_left = slices.begin < t.slices.size();
+      const bool calls_left = calls.begin < t.api_calls.size();
+      const uint32_t track = !calls_left    ? t.slices[slices.at(slices.begin)].track
+                             : !slices_left ? t.api_calls[calls.at(calls.begin)].track
+                                            : std::min(t.slices[slices.at(slices.begin)].track,
+                                                       t.api_calls[calls.at(calls.begin)].track);
+      while (slices.end < t.slices.size() && t.slices[slices.at(slices.end)].track == track) {
+        ++slices.end;
       }
-      if (!in_order) {
-        std::stable_sort(lane.items.begin(), lane.items.end(), [&](const Item& a, const Item& b) {
-          return KeyBefore(KeyOf(t, a), KeyOf(t, b));
-        });
+      while (calls.end < t.api_calls.size() && t.api_calls[calls.at(calls.end)].track == track) {
+        ++calls.end;
       }
-      if (!lane.items.empty()) lanes_.push_back(std::move(lane));
+      Lane lane{static_cast<int>(i), track, MergeRuns(t, slices, calls)};
+      if (lane.items.empty()) continue;  // GPU annotations only
+      Nest(t, &lane.items);
+      lanes_.push_back(std::move(lane));
     }
   }
-  for (Lane& lane : lanes_) {
-    const Trace& t = inputs_[lane.input]->trace();
-    std::vector<Item>& items = lane.items;
-    // Nesting: the innermost item still open at each start.
-    std::vector<std::pair<uint32_t, int64_t>> open;  // (index, end)
-    for (uint32_t j = 0; j < items.size(); ++j) {
-      const Key key = KeyOf(t, items[j]);
-      while (!open.empty() && open.back().second <= key.start) open.pop_back();
-      items[j].parent = open.empty() ? kTop : open.back().first;
-      open.emplace_back(j, key.start + key.duration);
+}
+
+std::vector<HostLanes::Item> HostLanes::MergeRuns(const Trace& t, Rows slices, Rows calls) {
+  std::vector<Item> items;
+  items.reserve((slices.end - slices.begin) + (calls.end - calls.begin));
+  // Each run is in lane order but for ties of start and duration between slices of different
+  // kinds (the table sorts those by name): then the lane is sorted whole, stably, which gives what
+  // sorting the two runs one after the other gives.
+  bool in_order = true;
+  Item next_slice{}, next_call{};
+  Key slice_key{}, call_key{}, last_slice{}, last_call{};
+  bool any_slice = false, any_call = false;
+  size_t s = slices.begin, c = calls.begin;
+  auto read_slice = [&] {
+    HostBoxKind kind;
+    for (; s < slices.end; ++s) {
+      const uint32_t row = slices.at(s);
+      const Slice& slice = t.slices[row];
+      if (ShownOnHost(slice.kind, &kind)) {
+        next_slice = {row, kTop, kind};
+        slice_key = {slice.start_ns, slice.duration_ns, kind};
+        ++s;
+        return true;
+      }
     }
+    return false;
+  };
+  auto read_call = [&] {
+    if (c == calls.end) return false;
+    const uint32_t row = calls.at(c++);
+    const ApiCall& call = t.api_calls[row];
+    next_call = {row, kTop, CallKind(call.kind)};
+    call_key = {call.start_ns, call.duration_ns, next_call.kind};
+    return true;
+  };
+  bool have_slice = read_slice(), have_call = read_call();
+  while (have_slice || have_call) {
+    const bool take_slice = have_slice && (!have_call || !KeyBefore(call_key, slice_key));
+    const Key& key = take_slice ? slice_key : call_key;
+    Key& last = take_slice ? last_slice : last_call;
+    bool& any = take_slice ? any_slice : any_call;
+    if (any && KeyBefore(key, last)) in_order = false;
+    items.push_back(take_slice ? next_slice : next_call);
+    last = key;
+    any = true;
+    if (take_slice) {
+      have_slice = read_slice();
+    } else {
+      have_call = read_call();
+    }
+  }
+  if (!in_order) {
+    std::stable_sort(items.begin(), items.end(), [&](const Item& a, const Item& b) {
+      return KeyBefore(KeyOf(t, a), KeyOf(t, b));
+    });
+  }
+  return items;
+}
+
+void HostLanes::Nest(const Trace& t, std::vector<Item>* items) {
+  // The innermost item still open at each start.
+  std::vector<std::pair<uint32_t, int64_t>> open;  // (index, end)
+  for (uint32_t j = 0; j < items->size(); ++j) {
+    Item& item = (*items)[j];
+    const Key key = KeyOf(t, item);
+    while (!open.empty() && open.back().second <= key.start) open.pop_back();
+    item.parent = open.empty() ? kTop : open.back().first;
+    open.emplace_back(j, key.start + key.duration);
   }
 }
 

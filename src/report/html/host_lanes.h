@@ -70,6 +70,15 @@ class HostLanes {
   };
   static Key KeyOf(const Trace& t, const Item& item);
   static bool KeyBefore(const Key& a, const Key& b);
+  // Rows [begin, end) of a host table, through `order` (OrderByTrack) when it is not empty.
+  struct Rows {
+    const std::vector<uint32_t>* order;
+    size_t begin, end;
+    uint32_t at(size_t k) const { return order->empty() ? static_cast<uint32_t>(k) : (*order)[k]; }
+  };
+  // One thread's items: its shown slices and its calls merged in lane order, then nested.
+  static std::vector<Item> MergeRuns(const Trace& t, Rows slices, Rows calls);
+  static void Nest(const Trace& t, std::vector<Item>* items);
   struct Lane {
     int input;
     uint32_t track;
