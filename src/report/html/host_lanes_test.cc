@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "report/html/lanes_test_util.h"
 #include "report/html/timeline_lanes.h"
 
@@ -112,6 +114,46 @@ TEST(HostLanes, HostBudgetCutsEveryLaneAtOneTime) {
   EXPECT_EQ(top["busy"][20], 255);
   EXPECT_EQ(lod[1][0]["busy"][0], 0);  // addmm ends at -10
   EXPECT_EQ(j["names"][top["dom"][0].get<size_t>() - 1], "aten::linear");
+}
+
+// A lane merges its thread's run of slices with its run of calls. An op and an annotation with
+// the same start and duration come in the table by name (the annotation first here); the lane puts
+// the op first, as it puts an op before the call it makes at the same instant. Tables whose rows
+// are in no order give the same lanes.
+TEST(HostLanes, LaneOrderWhateverTheTablesOrder) {
+  auto make = [](bool reversed) {
+    Trace t = MakeTrace();
+    for (const char* name : {"a_step", "b_op"}) {
+      Slice s;
+      s.name = t.strings.Intern(name);
+      s.kind = name[0] == 'a' ? SliceKind::kUserAnnotation : SliceKind::kOp;
+      s.track = 0;
+      s.start_ns = 1000 + 200;
+      s.duration_ns = 10;
+      t.slices.push_back(s);
+    }
+    if (reversed) {
+      std::reverse(t.slices.begin(), t.slices.end());
+      std::reverse(t.api_calls.begin(), t.api_calls.end());
+    }
+    return t;
+  };
+  const Trace t = make(false);
+  const Trace shuffled = make(true);
+  const LinkedTrace linked(t);
+  const LinkedTrace linked_shuffled(shuffled);
+  const Json j = BuildTimelineLanes({&linked}, KernelOccupancySummary{}, LaneOptions{});
+  const Json& main = j["host_lanes"][0];
+  EXPECT_EQ(DecodedStarts(main), (std::vector<int64_t>{-70, -60, -50, -40, 50, 130, 130}));
+  auto kind = [&](size_t i) {
+    return j["host_kinds"][j["host_labels"][main["n"][i].get<size_t>()][1].get<size_t>()];
+  };
+  EXPECT_EQ(kind(5), "op");
+  EXPECT_EQ(kind(6), "annotation");
+  EXPECT_EQ(main["p"][6], 1);  // the annotation inside the op
+  const Json k = BuildTimelineLanes({&linked_shuffled}, KernelOccupancySummary{}, LaneOptions{});
+  EXPECT_EQ(k["host_lanes"], j["host_lanes"]);
+  EXPECT_EQ(k["host_labels"], j["host_labels"]);
 }
 
 // The buckets leave Python frames out: an op under a frame is on the top bucket row.
