@@ -17,19 +17,28 @@ namespace tensormorph {
 void SortTraceTables(Trace* trace);
 
 // The rows of a host table (Trace::slices, Trace::api_calls) in track order, for readers that walk
-// one track's rows as one run: empty when the table already is (SortTraceTables' order, every
-// importer's), else the row indices stably sorted by track.
-template <typename Rows>
-std::vector<uint32_t> OrderByTrack(const Rows& rows) {
-  bool sorted = true;
-  for (size_t r = 1; r < rows.size() && sorted; ++r) sorted = rows[r - 1].track <= rows[r].track;
-  if (sorted) return {};
-  std::vector<uint32_t> order(rows.size());
-  for (uint32_t r = 0; r < order.size(); ++r) order[r] = r;
-  std::stable_sort(order.begin(), order.end(),
-                   [&rows](uint32_t a, uint32_t b) { return rows[a].track < rows[b].track; });
-  return order;
-}
+// one track's rows as one run: `order[k]` is the k-th row. The table itself when it already is in
+// that order (SortTraceTables' order, every importer's; nothing is stored), else its row indices
+// stably sorted by track.
+class TrackOrder {
+ public:
+  template <typename Rows>
+  explicit TrackOrder(const Rows& rows) {
+    bool sorted = true;
+    for (size_t r = 1; r < rows.size() && sorted; ++r) sorted = rows[r - 1].track <= rows[r].track;
+    if (sorted) return;
+    order_.resize(rows.size());
+    for (uint32_t r = 0; r < order_.size(); ++r) order_[r] = r;
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&rows](uint32_t a, uint32_t b) { return rows[a].track < rows[b].track; });
+  }
+  uint32_t operator[](size_t k) const {
+    return order_.empty() ? static_cast<uint32_t>(k) : order_[k];
+  }
+
+ private:
+  std::vector<uint32_t> order_;  // empty: the table's own order
+};
 
 // Adds `offset_ns` to every timestamp (a profiler's time base: Kineto's baseTimeNanoseconds,
 // Nsight's session start). The caller checks the offset keeps times in range; importers keep

@@ -3,8 +3,6 @@
 // decides what fits, and the churn's cost is already in the idle gaps the other rules claim.
 #include <fmt/format.h>
 
-#include <optional>
-
 #include "analysis/findings/rules.h"
 #include "tensormorph/analysis/kernels.h"
 #include "tensormorph/analysis/memory/memory.h"
@@ -79,14 +77,13 @@ void AllocationChurn(const InputContext& ctx, std::vector<Finding>* out) {
 
 void FindMemoryPressure(const InputContext& ctx, std::vector<Finding>* out) {
   AllocationChurn(ctx, out);
-  std::optional<MemoryResult> own;
-  if (ctx.memory == nullptr) {
+  std::optional<MemoryResult> analysed;
+  const MemoryResult& memory = CallersOr(ctx.memory, &analysed, [&] {
     MemoryQuery query;
     query.top = ctx.query->top_items;
     query.devices = ctx.devices;
-    own = AnalyzeMemory({ctx.linked}, query);
-  }
-  const MemoryResult& memory = ctx.memory != nullptr ? *ctx.memory : *own;
+    return AnalyzeMemory({ctx.linked}, query);
+  });
   for (const DeviceMemory& d : memory.devices) {
     if (!d.device_index) continue;  // host memory: no capacity here
     const int64_t held = std::max(d.peak_allocated_bytes, d.peak_reserved_bytes.value_or(0));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,12 @@ struct InputContext {
 
   const Trace& trace() const { return linked->trace(); }
 };
+
+// The caller's analysis when the context has one, else `analyse()`'s, kept in `own`.
+template <typename Result, typename Analyse>
+const Result& CallersOr(const Result* callers, std::optional<Result>* own, Analyse analyse) {
+  return callers != nullptr ? *callers : own->emplace(analyse());
+}
 
 // A finding of `rule` for `ctx`'s input with its gain (FindFindings sets its share of the input's
 // basis once every rule has run).

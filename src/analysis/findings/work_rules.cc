@@ -151,12 +151,11 @@ void AddRoofFinding(const InputContext& ctx, const char* rule, const std::string
 
 void FindRoofRules(const InputContext& ctx, std::vector<Finding>* out) {
   std::optional<RooflineResult> analysed;
-  if (ctx.roofline == nullptr) {
+  const RooflineResult& roof = CallersOr(ctx.roofline, &analysed, [&] {
     RooflineQuery query;
     query.devices = ctx.devices;
-    analysed = AnalyzeRoofline({ctx.linked}, query);
-  }
-  const RooflineResult& roof = ctx.roofline != nullptr ? *ctx.roofline : *analysed;
+    return AnalyzeRoofline({ctx.linked}, query);
+  });
   std::map<std::string, Claimed> fp32_by_device, below_by_device;
   const double attainable = ctx.query->attainable_roof_percent;
   for (const RooflineRow& row : roof.rows) {
@@ -210,8 +209,8 @@ void FindLowOccupancy(const InputContext& ctx, std::vector<Finding>* out) {
   for (const Kernel& k : ctx.trace().kernels) kernel_ns += k.duration_ns;
   if (kernel_ns <= 0) return;
   std::optional<KernelOccupancySummary> analysed;
-  if (ctx.occupancy == nullptr) analysed = SummarizeKernelOccupancy({ctx.linked}, {});
-  const KernelOccupancySummary& summary = ctx.occupancy != nullptr ? *ctx.occupancy : *analysed;
+  const KernelOccupancySummary& summary = CallersOr(
+      ctx.occupancy, &analysed, [&] { return SummarizeKernelOccupancy({ctx.linked}, {}); });
   size_t reported = 0;
   for (const KernelOccupancyRow& row : summary.rows) {
     if (reported == ctx.query->top_items) break;

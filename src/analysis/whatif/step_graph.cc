@@ -203,10 +203,7 @@ class GraphBuilder {
     for (const auto& [track, calls] : work.BlockingCallsByTrack()) {
       for (const BlockingCall& b : calls) waited_of_call[b.call] = g_.ItemStart(rank, b.waited) + 1;
     }
-    const std::vector<uint32_t> order = OrderByTrack(trace.api_calls);
-    auto call_at = [&](size_t k) -> uint32_t {
-      return order.empty() ? static_cast<uint32_t>(k) : order[k];
-    };
+    const TrackOrder call_order(trace.api_calls);
     std::vector<HostPoint> points;
     size_t c = 0;
     auto steps_left = step_points.begin();
@@ -214,11 +211,11 @@ class GraphBuilder {
       // The next track: of the calls' next run, or of steps on a track with no call before it.
       const bool calls_next =
           c < trace.api_calls.size() && (steps_left == step_points.end() ||
-                                         trace.api_calls[call_at(c)].track <= steps_left->first);
-      const uint32_t track = calls_next ? trace.api_calls[call_at(c)].track : steps_left->first;
+                                         trace.api_calls[call_order[c]].track <= steps_left->first);
+      const uint32_t track = calls_next ? trace.api_calls[call_order[c]].track : steps_left->first;
       points.clear();
-      for (; c < trace.api_calls.size() && trace.api_calls[call_at(c)].track == track; ++c) {
-        const uint32_t row = call_at(c);
+      for (; c < trace.api_calls.size() && trace.api_calls[call_order[c]].track == track; ++c) {
+        const uint32_t row = call_order[c];
         const ApiCall& call = trace.api_calls[row];
         if (!work.OwnsTrack(call.track)) continue;
         const uint32_t start = g_.CallStart(rank, row);

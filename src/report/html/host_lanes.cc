@@ -7,8 +7,6 @@
 #include <limits>
 #include <map>
 
-#include "model/trace_order.h"
-
 namespace tensormorph {
 namespace {
 
@@ -64,8 +62,8 @@ HostLanes::HostLanes(const std::vector<const LinkedTrace*>& inputs) : inputs_(in
     // The host tables are sorted by track (Trace's invariant): each lane merges one run of slices
     // with one run of calls, in track order. A table out of track order is visited through a
     // stable order by track instead.
-    const std::vector<uint32_t> slice_order = OrderByTrack(t.slices);
-    const std::vector<uint32_t> call_order = OrderByTrack(t.api_calls);
+    const TrackOrder slice_order(t.slices);
+    const TrackOrder call_order(t.api_calls);
     Rows slices{&slice_order, 0, 0}, calls{&call_order, 0, 0};
     while (slices.end < t.slices.size() || calls.end < t.api_calls.size()) {
       slices.begin = slices.end;

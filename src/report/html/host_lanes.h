@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/trace_order.h"
 #include "report/html/lane_lod.h"
 #include "report/json_output.h"
 #include "tensormorph/link/linked_trace.h"
@@ -70,11 +71,11 @@ class HostLanes {
   };
   static Key KeyOf(const Trace& t, const Item& item);
   static bool KeyBefore(const Key& a, const Key& b);
-  // Rows [begin, end) of a host table, through `order` (OrderByTrack) when it is not empty.
+  // Rows [begin, end) of a host table in track order.
   struct Rows {
-    const std::vector<uint32_t>* order;
+    const TrackOrder* order;
     size_t begin, end;
-    uint32_t at(size_t k) const { return order->empty() ? static_cast<uint32_t>(k) : (*order)[k]; }
+    uint32_t at(size_t k) const { return (*order)[k]; }
   };
   // One thread's items: its shown slices and its calls merged in lane order, then nested.
   static std::vector<Item> MergeRuns(const Trace& t, Rows slices, Rows calls);

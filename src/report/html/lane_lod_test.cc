@@ -77,8 +77,8 @@ std::vector<Box> RandomBoxes(uint32_t seed) {
   for (int i = 0; i < 3000; ++i) {
     at += static_cast<int64_t>(rng() % 40);
     const bool long_box = rng() % 50 == 0;
-    const int64_t length = long_box ? static_cast<int64_t>(rng() % 20000)
-                                    : static_cast<int64_t>(rng() % 30);
+    const int64_t length =
+        long_box ? static_cast<int64_t>(rng() % 20000) : static_cast<int64_t>(rng() % 30);
     boxes.push_back({at, at + length, static_cast<uint32_t>(rng() % 12)});
   }
   return boxes;
