@@ -35,6 +35,13 @@ WorkClass ClassifyKernelName(std::string_view name) {
 
 std::vector<std::vector<WorkItem>> CollectDeviceWork(const Trace& trace) {
   std::vector<std::vector<WorkItem>> work(trace.devices.size() + 1);
+  // Each device's vector made once at its size: grown by doubling, a 1 GB trace's would touch
+  // twice its memory, and memory touched for the first time costs a page fault (docs/performance.md
+  // "First touches").
+  std::vector<size_t> count(work.size(), 0);
+  for (const Kernel& k : trace.kernels) ++count[DeviceSlot(trace, k.device)];
+  for (const Transfer& t : trace.transfers) ++count[DeviceSlot(trace, t.device)];
+  for (size_t d = 0; d < work.size(); ++d) work[d].reserve(count[d]);
   // Kernel names repeat; classify each string id once.
   std::vector<int8_t> class_of_name;
   for (uint32_t i = 0; i < trace.kernels.size(); ++i) {

@@ -54,6 +54,9 @@ void RankWork::IndexItems(const JobRank& rank) {
   const std::vector<int32_t>& transfer_steps = linked_->step_of_transfers();
   item_of_kernel_.assign(t.kernels.size(), kNoRow);
   const std::vector<std::vector<WorkItem>> per_device = CollectDeviceWork(t);
+  size_t total = 0;
+  for (const std::vector<WorkItem>& work : per_device) total += work.size();
+  items_.reserve(total);
   for (size_t d = 0; d < per_device.size(); ++d) {
     const uint32_t device = d < t.devices.size() ? static_cast<uint32_t>(d) : kNoDevice;
     if (!rank.devices.empty() &&

@@ -5,6 +5,26 @@
 
 namespace tensormorph::whatif {
 
+namespace {
+
+// Each event's speedup in `scales` (the product of its factors in the order they were made) where
+// it is not 1, by event.
+std::vector<std::pair<uint32_t, double>> SpeedupPerEvent(
+    std::vector<std::pair<uint32_t, double>> scales) {
+  std::stable_sort(scales.begin(), scales.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::pair<uint32_t, double>> out;
+  for (size_t i = 0; i < scales.size();) {
+    double product = 1.0;
+    const uint32_t event = scales[i].first;
+    for (; i < scales.size() && scales[i].first == event; ++i) product *= scales[i].second;
+    if (product != 1.0) out.emplace_back(event, product);
+  }
+  return out;
+}
+
+}  // namespace
+
 void GraphEdit::Flag(const StepGraph& graph, uint32_t event, uint8_t flag) {
   if (flags.empty()) flags.assign(graph.events(), 0);
   if ((flags[event] & flag) == flag) return;
@@ -12,35 +32,38 @@ void GraphEdit::Flag(const StepGraph& graph, uint32_t event, uint8_t flag) {
   flags[event] |= flag;
 }
 
-void GraphEdit::Scale(const StepGraph& graph, uint32_t end_event, double factor) {
+void GraphEdit::Scale(const StepGraph& /*graph*/, uint32_t end_event, double factor) {
   if (factor == 1) return;
-  if (scale.empty()) scale.assign(graph.events(), 1.0);
   touched_ = true;
-  scale[end_event] *= factor;
+  scales.emplace_back(end_event, factor);
 }
 
 void GraphEdit::CapDelay(const StepGraph& graph, uint32_t event, int64_t delay_ns) {
-  if (delay.empty()) delay = graph.delay;
-  if (delay_ns >= delay[event]) return;
+  // An entry no shorter than the graph's delay changes nothing; one no shorter than an earlier
+  // entry is kept too (the least wins), which costs a few bytes and no lookup.
+  if (delay_ns >= graph.delay[event]) return;
   touched_ = true;
-  delay[event] = delay_ns;
+  delays.emplace_back(event, delay_ns);
 }
 
-size_t GraphEdit::Changed(const StepGraph& graph) const {
+size_t GraphEdit::Changed(const StepGraph& /*graph*/) const {
   size_t count = 0;
-  for (uint32_t e = 0; e < graph.events(); ++e) {
-    const bool flagged = !flags.empty() && flags[e] != 0;
-    const bool scaled = !scale.empty() && scale[e] != 1.0;
-    const bool delayed = !delay.empty() && delay[e] != graph.delay[e];
-    if (flagged || scaled || delayed) ++count;
+  for (const uint8_t f : flags) count += f != 0 ? 1 : 0;
+  // The events that only a speedup or a delay changed, each once.
+  std::vector<uint32_t> others;
+  const auto unflagged = [&](uint32_t e) { return flags.empty() || flags[e] == 0; };
+  for (const auto& [event, delay] : delays) {
+    if (unflagged(event)) others.push_back(event);
   }
-  return count;
+  for (const auto& [event, speedup] : SpeedupPerEvent(scales)) {
+    if (unflagged(event)) others.push_back(event);
+  }
+  std::sort(others.begin(), others.end());
+  return count + static_cast<size_t>(std::unique(others.begin(), others.end()) - others.begin());
 }
 
 void GraphEdit::Merge(const StepGraph& graph, const GraphEdit& other) {
   if (other.empty()) return;
-  // What Flag, Scale and CapDelay do per event, in loops over the whole graph (millions of
-  // events on a 1 GB trace).
   if (!other.flags.empty()) {
     if (flags.empty()) flags.assign(graph.events(), 0);
     for (uint32_t e = 0; e < other.flags.size(); ++e) {
@@ -49,33 +72,39 @@ void GraphEdit::Merge(const StepGraph& graph, const GraphEdit& other) {
       flags[e] = joined;
     }
   }
-  if (!other.scale.empty()) {
-    if (scale.empty()) scale.assign(graph.events(), 1.0);
-    for (uint32_t e = 0; e < other.scale.size(); ++e) {
-      if (other.scale[e] == 1.0) continue;
-      touched_ = true;
-      scale[e] *= other.scale[e];
-    }
+  // Each event's speedup joins as one factor, so that this edit's product is the product of the
+  // merged edits' speedups in merge order, whatever the number of factors each had.
+  for (const auto& entry : SpeedupPerEvent(other.scales)) {
+    touched_ = true;
+    scales.push_back(entry);
   }
-  if (!other.delay.empty()) {
-    if (delay.empty()) delay = graph.delay;
-    for (uint32_t e = 0; e < other.delay.size(); ++e) {
-      if (other.delay[e] >= delay[e]) continue;
-      touched_ = true;
-      delay[e] = other.delay[e];
-    }
-  }
+  // Every entry of `other` is shorter than the graph's delay: it changes an edit that changed
+  // nothing, and the least entry wins in one that did.
+  touched_ = touched_ || !other.delays.empty();
+  delays.insert(delays.end(), other.delays.begin(), other.delays.end());
+}
+
+void ReplayScratch::Apply(const GraphEdit& edit) {
+  if (!edit.delays.empty() && delay_.empty()) delay_ = graph_.delay;
+  for (const auto& [event, delay] : edit.delays) delay_[event] = std::min(delay_[event], delay);
+  if (!edit.scales.empty() && scale_.empty()) scale_.assign(graph_.events(), 1.0);
+  for (const auto& [event, factor] : edit.scales) scale_[event] *= factor;
+}
+
+void ReplayScratch::Restore(const GraphEdit& edit) {
+  for (const auto& [event, delay] : edit.delays) delay_[event] = graph_.delay[event];
+  for (const auto& [event, factor] : edit.scales) scale_[event] = 1.0;
 }
 
 void ReplayEvents(const StepGraph& graph, const GraphEdit& edit,
-                  const std::vector<uint32_t>& events, std::vector<int64_t>* times) {
-  std::vector<int64_t>& t = *times;
+                  const std::vector<uint32_t>& events, ReplayScratch* scratch) {
+  std::vector<int64_t>& t = scratch->times();
   const bool has_flags = !edit.flags.empty();
-  const bool has_scale = !edit.scale.empty();
-  const std::vector<int64_t>& delay = edit.delay.empty() ? graph.delay : edit.delay;
+  const double* speedup = scratch->scale();
+  const std::vector<int64_t>& delay = scratch->delay();
   for (const uint32_t e : events) {
     const uint8_t flags = has_flags ? edit.flags[e] : 0;
-    const double scale = has_scale ? edit.scale[e] : 1.0;
+    const double scale = speedup != nullptr ? speedup[e] : 1.0;
     int64_t base = INT64_MIN;
     bool any = false;
     for (uint32_t k = graph.in_begin[e]; k < graph.in_end[e]; ++k) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "analysis/whatif/step_graph.h"
@@ -24,12 +25,17 @@ enum EventEditFlag : uint8_t {
   kOnTime = 32,      // a matched collective kernel's end: released by the others' arrivals alone
 };
 
+// An edit of the graph. Flags are per event (a byte each; empty = none); speedups and delays are
+// lists of the events they change, so an edit costs what it changes rather than the graph's size
+// (a 1 GB trace has millions of events and a report replays a dozen edits: dense per-event copies
+// were most of the findings' memory and time). Applied to a replay by ReplayScratch.
 struct GraphEdit {
-  // Per event; empty = unchanged. `scale` divides the duration and arrival weights into an item's
-  // end event (a speedup); `delay` replaces the graph's delays (never longer).
   std::vector<uint8_t> flags;
-  std::vector<double> scale;
-  std::vector<int64_t> delay;
+  // (end event, factor) in the order they were made: an event's speedup, which divides the
+  // duration and arrival weights into it, is the product of its factors in that order.
+  std::vector<std::pair<uint32_t, double>> scales;
+  // (event, delay), each shorter than the graph's: an event's delay is the least of its entries.
+  std::vector<std::pair<uint32_t, int64_t>> delays;
   bool empty() const { return !touched_; }
   // The events whose flags, speedup or delay the edit changed (the same in whatever order edits
   // were merged).
@@ -44,10 +50,32 @@ struct GraphEdit {
   bool touched_ = false;
 };
 
-// The times of `events` (a subsequence of graph.order) under `edit`, written into `times`, which
-// holds every other event's time (the measured time for the events before a step's window: the
-// state the step starts from).
+// One worker's per-event state for replaying edits one after another: the times (the measured
+// times between replays), and the delays and speedups of the edit applied now. Apply writes only
+// the edit's own entries and Restore puts them back, so a replay never copies the whole graph.
+class ReplayScratch {
+ public:
+  explicit ReplayScratch(const StepGraph& graph) : graph_(graph), times_(graph.time) {}
+  void Apply(const GraphEdit& edit);
+  void Restore(const GraphEdit& edit);
+  // Every event's time: the measured times, but for the events replayed since they were put back
+  // (ReplayWindows puts each window's back).
+  std::vector<int64_t>& times() { return times_; }
+  // The applied edit's delays, and its speedups (null: none).
+  const std::vector<int64_t>& delay() const { return delay_.empty() ? graph_.delay : delay_; }
+  const double* scale() const { return scale_.empty() ? nullptr : scale_.data(); }
+
+ private:
+  const StepGraph& graph_;
+  std::vector<int64_t> times_;
+  std::vector<int64_t> delay_;  // empty until an edit shortens a delay, then graph.delay's size
+  std::vector<double> scale_;   // empty until an edit has a speedup
+};
+
+// The times of `events` (a subsequence of graph.order) under `edit` (applied to `scratch`),
+// written into scratch->times(), which holds every other event's time (the measured time for the
+// events before a step's window: the state the step starts from).
 void ReplayEvents(const StepGraph& graph, const GraphEdit& edit,
-                  const std::vector<uint32_t>& events, std::vector<int64_t>* times);
+                  const std::vector<uint32_t>& events, ReplayScratch* scratch);
 
 }  // namespace tensormorph::whatif

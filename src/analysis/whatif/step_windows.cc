@@ -97,13 +97,16 @@ int64_t LengthOf(const StepWindow& w, const std::vector<int64_t>& t) {
 }
 
 std::vector<int64_t> ReplayWindows(const StepGraph& graph, const std::vector<StepWindow>& windows,
-                                   const GraphEdit& edit, std::vector<int64_t>* scratch) {
+                                   const GraphEdit& edit, ReplayScratch* scratch) {
   std::vector<int64_t> lengths;
+  scratch->Apply(edit);
+  std::vector<int64_t>& times = scratch->times();
   for (const StepWindow& w : windows) {
     ReplayEvents(graph, edit, w.events, scratch);
-    lengths.push_back(LengthOf(w, *scratch));
-    for (uint32_t e : w.events) (*scratch)[e] = graph.time[e];
+    lengths.push_back(LengthOf(w, times));
+    for (uint32_t e : w.events) times[e] = graph.time[e];
   }
+  scratch->Restore(edit);
   return lengths;
 }
 

@@ -30,10 +30,10 @@ std::vector<StepWindow> WindowsOf(const StepGraph& graph);
 // A window's length under the event times `t`.
 int64_t LengthOf(const StepWindow& w, const std::vector<int64_t>& t);
 
-// Each window's length replayed under `edit`; `scratch` holds the measured times on entry and on
-// return.
+// Each window's length replayed under `edit`; `scratch` holds the measured times and no edit on
+// entry and on return.
 std::vector<int64_t> ReplayWindows(const StepGraph& graph, const std::vector<StepWindow>& windows,
-                                   const GraphEdit& edit, std::vector<int64_t>* scratch);
+                                   const GraphEdit& edit, ReplayScratch* scratch);
 
 // Per window: the device start delays beyond the median delay of their (rank, device, releasing
 // edge kind), the time no recorded dependency explains.

@@ -6,6 +6,7 @@
 #include <array>
 #include <future>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "analysis/whatif/replay.h"
@@ -37,17 +38,18 @@ struct ScenarioRun {
   std::vector<int64_t> lengths;
 };
 
-// `scratch`: the worker's own, the measured time of every event (tens of MB on a 1 GB trace,
-// copied once per worker rather than once per scenario: ReplayWindows puts back the measured times
-// of the events it replayed, so the scratch is the measured times again after each scenario).
-ScenarioRun RunOne(const Group& g, const GraphEdit& edit, std::vector<int64_t>* scratch) {
+// `scratch`: the worker's own, made at its first non-empty edit (per event: tens of MB on a 1 GB
+// trace, made once per worker rather than once per scenario: ReplayWindows leaves it as it found
+// it).
+ScenarioRun RunOne(const Group& g, const GraphEdit& edit,
+                   std::optional<whatif::ReplayScratch>* scratch) {
   ScenarioRun run;
   run.changed = edit.empty() ? 0 : edit.Changed(g.graph);
   if (edit.empty()) {
     run.lengths = g.replayed;
   } else {
-    if (scratch->empty()) *scratch = g.graph.time;
-    run.lengths = whatif::ReplayWindows(g.graph, g.windows, edit, scratch);
+    if (!scratch->has_value()) scratch->emplace(g.graph);
+    run.lengths = whatif::ReplayWindows(g.graph, g.windows, edit, &**scratch);
   }
   return run;
 }
@@ -62,7 +64,7 @@ std::vector<ScenarioRun> RunScenarios(const Group& g, const std::vector<Scenario
       concurrent ? std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8) : 1;
   auto work = [&](size_t first) {
     std::array<GraphEdit, 2> joined;  // kAllFindings, kAllSpeedups
-    std::vector<int64_t> scratch;
+    std::optional<whatif::ReplayScratch> scratch;
     for (size_t i = first; i < scenarios.size(); i += workers) {
       const Scenario& s = scenarios[i];
       if (s.accumulator >= 0) continue;
@@ -79,7 +81,7 @@ std::vector<ScenarioRun> RunScenarios(const Group& g, const std::vector<Scenario
     const std::array<GraphEdit, 2> theirs = other.get();
     for (size_t j = 0; j < joined.size(); ++j) joined[j].Merge(g.graph, theirs[j]);
   }
-  std::vector<int64_t> scratch;
+  std::optional<whatif::ReplayScratch> scratch;
   for (size_t i = 0; i < scenarios.size(); ++i) {
     if (scenarios[i].accumulator >= 0) {
       runs[i] = RunOne(g, joined[static_cast<size_t>(scenarios[i].accumulator)], &scratch);
@@ -211,11 +213,10 @@ std::shared_ptr<const WhatIfGraphs> BuildWhatIfGraphs(const std::vector<const Li
       g.graph = whatif::BuildStepGraph(std::move(ranks), nullptr);
     }
   }
-  std::vector<int64_t> scratch;  // measured times between replays
   for (Group& g : groups) {
     g.windows = whatif::WindowsOf(g.graph);
-    scratch = g.graph.time;
     for (const StepWindow& w : g.windows) g.measured.push_back(whatif::LengthOf(w, g.graph.time));
+    whatif::ReplayScratch scratch(g.graph);
     g.replayed = whatif::ReplayWindows(g.graph, g.windows, GraphEdit{}, &scratch);
     const std::vector<int64_t> unexplained = whatif::UnexplainedPerStep(g.graph, g.windows);
     for (size_t s = 0; s < g.windows.size(); ++s) {

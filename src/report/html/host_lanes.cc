@@ -180,15 +180,37 @@ size_t HostLanes::item_count() const {
 
 int64_t HostLanes::CutForBudget(size_t budget) const {
   if (item_count() <= budget) return std::numeric_limits<int64_t>::max();
-  std::vector<int64_t> starts;
-  starts.reserve(item_count());
+  // The budget-th smallest start (from 0): the least time t with more than `budget` items
+  // starting at or before t. Each lane is sorted by start, so the count is a binary search per
+  // lane, and t is found by bisecting the times; no copy of the starts (millions on a 1 GB trace).
+  auto starting_by = [&](int64_t t) {
+    size_t count = 0;
+    for (const Lane& l : lanes_) {
+      const Trace& trace = inputs_[l.input]->trace();
+      count += static_cast<size_t>(
+          std::partition_point(l.items.begin(), l.items.end(),
+                               [&](const Item& item) { return KeyOf(trace, item).start <= t; }) -
+          l.items.begin());
+    }
+    return count;
+  };
+  int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
   for (const Lane& l : lanes_) {
-    const Trace& t = inputs_[l.input]->trace();
-    for (const Item& item : l.items) starts.push_back(KeyOf(t, item).start);
+    if (l.items.empty()) continue;
+    const Trace& trace = inputs_[l.input]->trace();
+    lo = std::min(lo, KeyOf(trace, l.items.front()).start);
+    hi = std::max(hi, KeyOf(trace, l.items.back()).start);
   }
-  std::nth_element(starts.begin(), starts.begin() + static_cast<std::ptrdiff_t>(budget),
-                   starts.end());
-  return starts[budget];
+  // Invariant: starting_by(hi) > budget; starting_by(lo - 1) <= budget.
+  while (lo < hi) {
+    const int64_t mid = lo + static_cast<int64_t>((static_cast<uint64_t>(hi) - lo) / 2);
+    if (starting_by(mid) > budget) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
 }
 
 Json HostLanes::Build(int64_t t0, int64_t span, int64_t raw_until, int64_t finest_bucket_ns,

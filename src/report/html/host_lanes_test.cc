@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "report/html/lanes_test_util.h"
 #include "report/html/timeline_lanes.h"
@@ -154,6 +155,53 @@ TEST(HostLanes, LaneOrderWhateverTheTablesOrder) {
   const Json k = BuildTimelineLanes({&linked_shuffled}, KernelOccupancySummary{}, LaneOptions{});
   EXPECT_EQ(k["host_lanes"], j["host_lanes"]);
   EXPECT_EQ(k["host_labels"], j["host_labels"]);
+}
+
+// The cut for a budget of b items is the b-th smallest start (from 0) over every lane, as a sort
+// of all starts gives it: three threads of calls and ops with many equal starts, negative times,
+// two inputs, every budget.
+TEST(HostLanes, CutForBudgetIsTheBudgetthStartOfAllLanes) {
+  std::vector<Trace> traces(2);
+  std::vector<int64_t> starts;
+  uint32_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 1103515245u + 12345u;
+    return (seed >> 16) & 0x7fff;
+  };
+  for (size_t input = 0; input < traces.size(); ++input) {
+    Trace& t = traces[input];
+    t.path = "synthetic";
+    t.tracks = {Track{1, 10, "", "", ""}, Track{1, 11, "", "", ""}, Track{1, 12, "", "", ""}};
+    for (int i = 0; i < 150; ++i) {
+      const int64_t start = static_cast<int64_t>(next() % 40) * 5 - 60;  // ties on purpose
+      const auto track = static_cast<uint32_t>(next() % 3);
+      if (next() % 2 == 0) {
+        ApiCall call;
+        call.name = t.strings.Intern("cudaLaunchKernel");
+        call.start_ns = start;
+        call.duration_ns = 1 + next() % 4;
+        call.track = track;
+        t.api_calls.push_back(call);
+      } else {
+        Slice s;
+        s.name = t.strings.Intern("aten::add");
+        s.kind = SliceKind::kOp;
+        s.track = track;
+        s.start_ns = start;
+        s.duration_ns = 1 + next() % 30;
+        t.slices.push_back(s);
+      }
+      starts.push_back(start);
+    }
+  }
+  const LinkedTrace a(traces[0]), b(traces[1]);
+  const HostLanes lanes({&a, &b});
+  ASSERT_EQ(lanes.item_count(), starts.size());
+  std::sort(starts.begin(), starts.end());
+  for (size_t budget = 0; budget < starts.size(); ++budget) {
+    EXPECT_EQ(lanes.CutForBudget(budget), starts[budget]) << budget;
+  }
+  EXPECT_EQ(lanes.CutForBudget(starts.size()), std::numeric_limits<int64_t>::max());
 }
 
 // The buckets leave Python frames out: an op under a frame is on the top bucket row.
