@@ -84,27 +84,51 @@ void GraphEdit::Merge(const StepGraph& graph, const GraphEdit& other) {
   delays.insert(delays.end(), other.delays.begin(), other.delays.end());
 }
 
+ReplayScratch::ReplayScratch(const StepGraph& graph, const WindowSlots& slots)
+    : graph_(graph), slots_(slots) {
+  times_.reserve(slots.events.size());
+  delay_.reserve(slots.events.size());
+  for (const uint32_t e : slots.events) {
+    times_.push_back(graph.time[e]);
+    delay_.push_back(graph.delay[e]);
+  }
+}
+
 void ReplayScratch::Apply(const GraphEdit& edit) {
-  if (!edit.delays.empty() && delay_.empty()) delay_ = graph_.delay;
-  for (const auto& [event, delay] : edit.delays) delay_[event] = std::min(delay_[event], delay);
-  if (!edit.scales.empty() && scale_.empty()) scale_.assign(graph_.events(), 1.0);
-  for (const auto& [event, factor] : edit.scales) scale_[event] *= factor;
+  for (const auto& [event, delay] : edit.delays) {
+    const uint32_t slot = slots_.slot_of[event];
+    if (slot != WindowSlots::kNone) delay_[slot] = std::min(delay_[slot], delay);
+  }
+  if (!edit.scales.empty() && scale_.empty()) scale_.assign(slots_.events.size(), 1.0);
+  for (const auto& [event, factor] : edit.scales) {
+    const uint32_t slot = slots_.slot_of[event];
+    if (slot != WindowSlots::kNone) scale_[slot] *= factor;
+  }
 }
 
 void ReplayScratch::Restore(const GraphEdit& edit) {
-  for (const auto& [event, delay] : edit.delays) delay_[event] = graph_.delay[event];
-  for (const auto& [event, factor] : edit.scales) scale_[event] = 1.0;
+  for (const auto& [event, delay] : edit.delays) {
+    const uint32_t slot = slots_.slot_of[event];
+    if (slot != WindowSlots::kNone) delay_[slot] = graph_.delay[event];
+  }
+  for (const auto& [event, factor] : edit.scales) {
+    const uint32_t slot = slots_.slot_of[event];
+    if (slot != WindowSlots::kNone) scale_[slot] = 1.0;
+  }
 }
 
-void ReplayEvents(const StepGraph& graph, const GraphEdit& edit,
-                  const std::vector<uint32_t>& events, ReplayScratch* scratch) {
-  std::vector<int64_t>& t = scratch->times();
+void ReplayScratch::PutBack(const std::vector<uint32_t>& events) {
+  for (const uint32_t e : events) times_[slots_.slot_of[e]] = graph_.time[e];
+}
+
+void ReplayScratch::Replay(const GraphEdit& edit, const std::vector<uint32_t>& events) {
+  const StepGraph& graph = graph_;
   const bool has_flags = !edit.flags.empty();
-  const double* speedup = scratch->scale();
-  const std::vector<int64_t>& delay = scratch->delay();
+  const bool has_scale = !scale_.empty();
   for (const uint32_t e : events) {
+    const uint32_t slot = slots_.slot_of[e];
     const uint8_t flags = has_flags ? edit.flags[e] : 0;
-    const double scale = speedup != nullptr ? speedup[e] : 1.0;
+    const double scale = has_scale ? scale_[slot] : 1.0;
     int64_t base = INT64_MIN;
     bool any = false;
     for (uint32_t k = graph.in_begin[e]; k < graph.in_end[e]; ++k) {
@@ -139,10 +163,10 @@ void ReplayEvents(const StepGraph& graph, const GraphEdit& edit,
           if ((flags & kNoCommWait) != 0 && graph.collective[edge.from] != 0) continue;
           break;
       }
-      base = std::max(base, t[edge.from] + weight);
+      base = std::max(base, time(edge.from) + weight);
       any = true;
     }
-    t[e] = any ? base + delay[e] : graph.time[e];
+    times_[slot] = any ? base + delay_[slot] : graph.time[e];
   }
 }
 

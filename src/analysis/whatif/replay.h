@@ -50,32 +50,40 @@ struct GraphEdit {
   bool touched_ = false;
 };
 
-// One worker's per-event state for replaying edits one after another: the times (the measured
-// times between replays), and the delays and speedups of the edit applied now. Apply writes only
-// the edit's own entries and Restore puts them back, so a replay never copies the whole graph.
+// The events some step window holds (step_windows.h), each with a slot: a replay keeps its
+// per-event state for these alone (a few percent of a long trace's events when it has steps).
+struct WindowSlots {
+  static constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> events;   // by event number
+  std::vector<uint32_t> slot_of;  // per graph event: its index in `events`, or kNone
+};
+
+// One worker's state for replaying edits one after another, per windowed event: its time (the
+// measured time but for the events replayed since they were put back), and the delay and speedup
+// of the edit applied now. Apply writes only the edit's own entries and Restore puts them back:
+// no replay copies anything the size of the graph.
 class ReplayScratch {
  public:
-  explicit ReplayScratch(const StepGraph& graph) : graph_(graph), times_(graph.time) {}
+  ReplayScratch(const StepGraph& graph, const WindowSlots& slots);
   void Apply(const GraphEdit& edit);
   void Restore(const GraphEdit& edit);
-  // Every event's time: the measured times, but for the events replayed since they were put back
-  // (ReplayWindows puts each window's back).
-  std::vector<int64_t>& times() { return times_; }
-  // The applied edit's delays, and its speedups (null: none).
-  const std::vector<int64_t>& delay() const { return delay_.empty() ? graph_.delay : delay_; }
-  const double* scale() const { return scale_.empty() ? nullptr : scale_.data(); }
+  // An event's time: its slot's, or the measured time of an event no window holds.
+  int64_t time(uint32_t event) const {
+    const uint32_t slot = slots_.slot_of[event];
+    return slot == WindowSlots::kNone ? graph_.time[event] : times_[slot];
+  }
+  // The replay of `events` (a subsequence of graph.order, every one windowed) under the applied
+  // `edit`: each event's time from the latest of its enabled dependencies plus its delay; an event
+  // left with no dependency keeps its measured time. Events before them keep the times they have.
+  void Replay(const GraphEdit& edit, const std::vector<uint32_t>& events);
+  // Puts the measured times of `events` back.
+  void PutBack(const std::vector<uint32_t>& events);
 
  private:
   const StepGraph& graph_;
-  std::vector<int64_t> times_;
-  std::vector<int64_t> delay_;  // empty until an edit shortens a delay, then graph.delay's size
-  std::vector<double> scale_;   // empty until an edit has a speedup
+  const WindowSlots& slots_;
+  std::vector<int64_t> times_, delay_;  // per slot
+  std::vector<double> scale_;           // per slot; empty until an edit has a speedup
 };
-
-// The times of `events` (a subsequence of graph.order) under `edit` (applied to `scratch`),
-// written into scratch->times(), which holds every other event's time (the measured time for the
-// events before a step's window: the state the step starts from).
-void ReplayEvents(const StepGraph& graph, const GraphEdit& edit,
-                  const std::vector<uint32_t>& events, ReplayScratch* scratch);
 
 }  // namespace tensormorph::whatif

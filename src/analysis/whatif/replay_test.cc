@@ -8,6 +8,8 @@
 
 #include <vector>
 
+#include "analysis/whatif/step_windows.h"
+
 namespace tensormorph::whatif {
 namespace {
 namespace TM_UNITY_ID {  // unique per file in a unity batch (tests/CMakeLists.txt)
@@ -27,16 +29,33 @@ StepGraph TwoItems() {
   return g;
 }
 
+// Every event's time in `scratch`.
+std::vector<int64_t> TimesIn(const StepGraph& g, const ReplayScratch& scratch) {
+  std::vector<int64_t> out;
+  for (uint32_t e = 0; e < g.events(); ++e) out.push_back(scratch.time(e));
+  return out;
+}
+
+// One window of every event but the first (which keeps its measured time, as any event no window
+// holds does).
+WindowSlots LastThree(const StepGraph& g) {
+  StepWindow w;
+  w.events = {1, 2, 3};
+  return SlotsOf(g, {w});
+}
+
 TEST(GraphEdit, UnchangedReplayIsTheMeasuredTimes) {
   const StepGraph g = TwoItems();
+  const WindowSlots slots = LastThree(g);
+  EXPECT_EQ(slots.events, (std::vector<uint32_t>{1, 2, 3}));
+  EXPECT_EQ(slots.slot_of[0], WindowSlots::kNone);
   const GraphEdit none;
   EXPECT_TRUE(none.empty());
   EXPECT_EQ(none.Changed(g), 0u);
-  ReplayScratch scratch(g);
+  ReplayScratch scratch(g, slots);
   scratch.Apply(none);
-  ReplayEvents(g, none, g.order, &scratch);
-  EXPECT_EQ(scratch.times(), g.time);
-  EXPECT_EQ(scratch.scale(), nullptr);  // no per-event speedups made for an edit without any
+  scratch.Replay(none, {1, 2, 3});
+  EXPECT_EQ(TimesIn(g, scratch), g.time);
 }
 
 TEST(GraphEdit, SpeedupsMultiplyAndTheShortestDelayWins) {
@@ -49,26 +68,29 @@ TEST(GraphEdit, SpeedupsMultiplyAndTheShortestDelayWins) {
   shorter.CapDelay(g, 2, 9);
   shorter.CapDelay(g, 2, 5);
   shorter.CapDelay(g, 2, 7);  // the least, 5, wins
+  shorter.Scale(g, 0, 4.0);   // an event no window holds: counted, never replayed
   EXPECT_EQ(faster.Changed(g), 1u);
-  EXPECT_EQ(shorter.Changed(g), 1u);
+  EXPECT_EQ(shorter.Changed(g), 2u);
   GraphEdit both = faster;
   both.Merge(g, shorter);
   GraphEdit other_order = shorter;
   other_order.Merge(g, faster);
-  EXPECT_EQ(both.Changed(g), 2u);
-  EXPECT_EQ(other_order.Changed(g), 2u);
-  ReplayScratch scratch(g);
-  for (const GraphEdit* edit : {&both, &other_order}) {
+  EXPECT_EQ(both.Changed(g), 3u);
+  EXPECT_EQ(other_order.Changed(g), 3u);
+  const WindowSlots slots = LastThree(g);
+  ReplayScratch scratch(g, slots);
+  for (const GraphEdit* edit : {&both, &other_order, &both}) {
     scratch.Apply(*edit);
-    ReplayEvents(g, *edit, g.order, &scratch);
-    EXPECT_EQ(scratch.times(), (std::vector<int64_t>{0, 105, 110, 177}));
+    scratch.Replay(*edit, {1, 2, 3});
+    EXPECT_EQ(TimesIn(g, scratch), (std::vector<int64_t>{0, 105, 110, 177}));
     // Put back as ReplayWindows does: the next edit starts from the measured state.
-    scratch.times() = g.time;
+    scratch.PutBack({1, 2, 3});
     scratch.Restore(*edit);
-    EXPECT_EQ(scratch.delay(), g.delay);
-    ASSERT_NE(scratch.scale(), nullptr);
-    EXPECT_EQ(scratch.scale()[3], 1.0);
+    EXPECT_EQ(TimesIn(g, scratch), g.time);
   }
+  // Restored: the unchanged replay again.
+  scratch.Replay(GraphEdit{}, {1, 2, 3});
+  EXPECT_EQ(TimesIn(g, scratch), g.time);
 }
 
 TEST(GraphEdit, ChangedCountsEachEventOnce) {

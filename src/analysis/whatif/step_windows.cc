@@ -88,23 +88,32 @@ std::vector<StepWindow> WindowsOf(const StepGraph& graph) {
   return out;
 }
 
-int64_t LengthOf(const StepWindow& w, const std::vector<int64_t>& t) {
-  // The whole trace begins where it was measured to: nothing before it moves.
-  int64_t begin = w.begins.empty() ? w.begin_ns : INT64_MAX, end = INT64_MIN;
-  for (uint32_t e : w.begins) begin = std::min(begin, t[e]);
-  for (uint32_t e : w.ends) end = std::max(end, t[e]);
-  return end > begin ? end - begin : 0;
+WindowSlots SlotsOf(const StepGraph& graph, const std::vector<StepWindow>& windows) {
+  WindowSlots slots;
+  slots.slot_of.assign(graph.events(), WindowSlots::kNone);
+  for (const StepWindow& w : windows) {
+    for (const uint32_t e : w.events) slots.slot_of[e] = 0;  // marked; numbered below
+  }
+  for (uint32_t e = 0; e < graph.events(); ++e) {
+    if (slots.slot_of[e] == WindowSlots::kNone) continue;
+    slots.slot_of[e] = static_cast<uint32_t>(slots.events.size());
+    slots.events.push_back(e);
+  }
+  return slots;
 }
 
-std::vector<int64_t> ReplayWindows(const StepGraph& graph, const std::vector<StepWindow>& windows,
-                                   const GraphEdit& edit, ReplayScratch* scratch) {
+int64_t LengthOf(const StepWindow& w, const std::vector<int64_t>& t) {
+  return LengthOf(w, [&t](uint32_t e) { return t[e]; });
+}
+
+std::vector<int64_t> ReplayWindows(const std::vector<StepWindow>& windows, const GraphEdit& edit,
+                                   ReplayScratch* scratch) {
   std::vector<int64_t> lengths;
   scratch->Apply(edit);
-  std::vector<int64_t>& times = scratch->times();
   for (const StepWindow& w : windows) {
-    ReplayEvents(graph, edit, w.events, scratch);
-    lengths.push_back(LengthOf(w, times));
-    for (uint32_t e : w.events) times[e] = graph.time[e];
+    scratch->Replay(edit, w.events);
+    lengths.push_back(LengthOf(w, [scratch](uint32_t e) { return scratch->time(e); }));
+    scratch->PutBack(w.events);
   }
   scratch->Restore(edit);
   return lengths;

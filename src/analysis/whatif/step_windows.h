@@ -6,6 +6,8 @@
 // so a fix in one step never shows as a longer next one.
 #pragma once
 
+#include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -27,13 +29,24 @@ struct StepWindow {
 
 std::vector<StepWindow> WindowsOf(const StepGraph& graph);
 
-// A window's length under the event times `t`.
+// The events of `windows`, numbered for a replay's per-event state.
+WindowSlots SlotsOf(const StepGraph& graph, const std::vector<StepWindow>& windows);
+
+// A window's length under the event times `time_of(event)`.
+template <typename TimeOf>
+int64_t LengthOf(const StepWindow& w, TimeOf time_of) {
+  // The whole trace begins where it was measured to: nothing before it moves.
+  int64_t begin = w.begins.empty() ? w.begin_ns : INT64_MAX, end = INT64_MIN;
+  for (uint32_t e : w.begins) begin = std::min<int64_t>(begin, time_of(e));
+  for (uint32_t e : w.ends) end = std::max<int64_t>(end, time_of(e));
+  return end > begin ? end - begin : 0;
+}
 int64_t LengthOf(const StepWindow& w, const std::vector<int64_t>& t);
 
-// Each window's length replayed under `edit`; `scratch` holds the measured times and no edit on
-// entry and on return.
-std::vector<int64_t> ReplayWindows(const StepGraph& graph, const std::vector<StepWindow>& windows,
-                                   const GraphEdit& edit, ReplayScratch* scratch);
+// Each window's length replayed under `edit`; `scratch` (over SlotsOf the same windows) holds the
+// measured times and no edit on entry and on return.
+std::vector<int64_t> ReplayWindows(const std::vector<StepWindow>& windows, const GraphEdit& edit,
+                                   ReplayScratch* scratch);
 
 // Per window: the device start delays beyond the median delay of their (rank, device, releasing
 // edge kind), the time no recorded dependency explains.

@@ -28,6 +28,7 @@ struct Group {
   std::vector<RankWork> works;
   StepGraph graph;
   std::vector<StepWindow> windows;
+  whatif::WindowSlots slots;  // the windows' events
   std::vector<int64_t> measured, replayed;
   int input = 0;
 };
@@ -38,9 +39,8 @@ struct ScenarioRun {
   std::vector<int64_t> lengths;
 };
 
-// `scratch`: the worker's own, made at its first non-empty edit (per event: tens of MB on a 1 GB
-// trace, made once per worker rather than once per scenario: ReplayWindows leaves it as it found
-// it).
+// `scratch`: the worker's own, made at its first non-empty edit (once per worker rather than once
+// per scenario: ReplayWindows leaves it as it found it).
 ScenarioRun RunOne(const Group& g, const GraphEdit& edit,
                    std::optional<whatif::ReplayScratch>* scratch) {
   ScenarioRun run;
@@ -48,8 +48,8 @@ ScenarioRun RunOne(const Group& g, const GraphEdit& edit,
   if (edit.empty()) {
     run.lengths = g.replayed;
   } else {
-    if (!scratch->has_value()) scratch->emplace(g.graph);
-    run.lengths = whatif::ReplayWindows(g.graph, g.windows, edit, &**scratch);
+    if (!scratch->has_value()) scratch->emplace(g.graph, g.slots);
+    run.lengths = whatif::ReplayWindows(g.windows, edit, &**scratch);
   }
   return run;
 }
@@ -216,8 +216,9 @@ std::shared_ptr<const WhatIfGraphs> BuildWhatIfGraphs(const std::vector<const Li
   for (Group& g : groups) {
     g.windows = whatif::WindowsOf(g.graph);
     for (const StepWindow& w : g.windows) g.measured.push_back(whatif::LengthOf(w, g.graph.time));
-    whatif::ReplayScratch scratch(g.graph);
-    g.replayed = whatif::ReplayWindows(g.graph, g.windows, GraphEdit{}, &scratch);
+    g.slots = whatif::SlotsOf(g.graph, g.windows);
+    whatif::ReplayScratch scratch(g.graph, g.slots);
+    g.replayed = whatif::ReplayWindows(g.windows, GraphEdit{}, &scratch);
     const std::vector<int64_t> unexplained = whatif::UnexplainedPerStep(g.graph, g.windows);
     for (size_t s = 0; s < g.windows.size(); ++s) {
       WhatIfStep& step = built->steps.emplace_back();
