@@ -50,6 +50,29 @@ bool Same(const std::vector<Edge>& a, const std::vector<Edge>& b) {
   return true;
 }
 
+// Whether `graph.order` holds every event once, each after every event an edge (not dropped) runs
+// from into it.
+::testing::AssertionResult OrderIsTopological(const StepGraph& graph) {
+  if (graph.order.size() != graph.events()) {
+    return ::testing::AssertionFailure() << graph.order.size() << " of " << graph.events();
+  }
+  std::vector<uint32_t> position(graph.events(), UINT32_MAX);
+  for (uint32_t k = 0; k < graph.order.size(); ++k) {
+    if (position[graph.order[k]] != UINT32_MAX) {
+      return ::testing::AssertionFailure() << "event " << graph.order[k] << " twice";
+    }
+    position[graph.order[k]] = k;
+  }
+  for (uint32_t e = 0; e < graph.events(); ++e) {
+    for (const Edge& edge : EdgesInto(graph, e)) {
+      if (edge.weight != kDroppedWeight && position[edge.from] > position[e]) {
+        return ::testing::AssertionFailure() << "edge " << edge.from << " -> " << e;
+      }
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
 TEST(StepGraph, EdgesIntoAnEventFromTwoPlacesAreRegroupedInOrder) {
   Job job;
   for (const char* file :
@@ -93,11 +116,68 @@ TEST(StepGraph, EdgesIntoAnEventFromTwoPlacesAreRegroupedInOrder) {
   }
   EXPECT_EQ(edges, once.edges.size()) << "every edge is in exactly one event's run";
   EXPECT_GT(regrouped, 0u) << "no matched collective: the late edges were not exercised";
+  EXPECT_TRUE(OrderIsTopological(once));
+  EXPECT_TRUE(OrderIsTopological(doubled));
+  EXPECT_EQ(once.dropped_cycle_edges, 0u);
   // Each event's run within the edges, and the runs disjoint (they add up to all the edges).
   for (uint32_t e = 0; e < doubled.events(); ++e) {
     ASSERT_LE(doubled.in_begin[e], doubled.in_end[e]);
     ASSERT_LE(doubled.in_end[e], doubled.edges.size());
   }
+}
+
+// Times that contradict the dependencies in a cycle: a kernel measured at [40, 58) but launched by
+// a call at [100, 110), and a synchronize at [50, 60) before that call which returned when the
+// kernel ended. Launch -> kernel start -> end -> the synchronize's end -> (host) -> the launch:
+// the earliest event of the cycle, the kernel's start, loses its edge from the launch call, the
+// one edge dropped, and the order holds every other edge.
+TEST(StepGraph, ACycleDropsTheEdgesIntoItsEarliestEvent) {
+  Trace t;
+  t.path = "synthetic";
+  Device d;
+  d.backend = Backend::kCuda;
+  t.devices = {d};
+  t.tracks = {Track{1, 10, "", "", ""}};
+  auto call = [&](const char* name, int64_t start, int64_t duration, uint64_t correlation) {
+    ApiCall c;
+    c.name = t.strings.Intern(name);
+    c.start_ns = start;
+    c.duration_ns = duration;
+    c.link.correlation = correlation;
+    c.track = 0;
+    t.api_calls.push_back(c);
+  };
+  call("cudaDeviceSynchronize", 50, 10, 0);
+  call("cudaLaunchKernel", 100, 10, 7);
+  Kernel k;
+  k.name = t.strings.Intern("gemm");
+  k.device = 0;
+  k.stream = 7;
+  k.start_ns = 40;
+  k.duration_ns = 18;
+  k.link.correlation = 7;
+  t.kernels.push_back(k);
+  const LinkedTrace linked(t);
+  const RankWork work(linked, JobRank{});
+  ASSERT_EQ(work.items().size(), 1u);
+  std::vector<GraphRank> ranks(1);
+  ranks[0].work = &work;
+  const StepGraph graph = BuildStepGraph(std::move(ranks), nullptr);
+  EXPECT_EQ(graph.dropped_cycle_edges, 1u);
+  const uint32_t kernel_start = graph.ItemStart(0, 0);
+  const uint32_t launch_start = graph.CallStart(0, 1);
+  size_t dropped = 0;
+  for (uint32_t e = 0; e < graph.events(); ++e) {
+    for (const Edge& edge : EdgesInto(graph, e)) {
+      if (edge.weight != kDroppedWeight) continue;
+      ++dropped;
+      EXPECT_EQ(e, kernel_start);
+      EXPECT_EQ(edge.from, launch_start);
+      EXPECT_EQ(edge.kind, EdgeKind::kLaunch);
+    }
+  }
+  EXPECT_EQ(dropped, 1u);
+  EXPECT_TRUE(OrderIsTopological(graph));
 }
 
 }  // namespace TM_UNITY_ID
