@@ -37,6 +37,7 @@ StreamBusy AnalyzeStream(const Trace& trace, const TraceLinks& links, const Host
     total.total_ns += gap.length();
   }
   std::vector<std::pair<int64_t, int>> changes;
+  changes.reserve(2 * work.size());
   for (const WorkItem* w : work) {
     const WorkLink* link = LinkOf(links, *w);
     if (link == nullptr || link->graph || link->launch >= trace.api_calls.size()) continue;
