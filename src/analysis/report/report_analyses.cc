@@ -23,6 +23,11 @@ ReportAnalyses RunReportAnalyses(const std::vector<const LinkedTrace*>& inputs,
                                  const ReportAnalysesQuery& query, const BesideAnalyses& beside) {
   const std::launch policy = query.concurrent ? std::launch::async : std::launch::deferred;
   const std::vector<DeviceSpec>& devices = BuiltInDevices();
+  // Nearly every analysis waits for the links, and the what-if graph (the longest chain: the graph,
+  // then the findings' replays) for the steps too. Both are made first, on the linking stage's own
+  // threads, rather than by whichever task asks first while tasks that need neither take the
+  // cores: the chain starts sooner (about a tenth of `report` on the 1 GB A100 trace, 2 cores).
+  for (const LinkedTrace* input : inputs) input->Prepare({LinkedPart::kLinks, LinkedPart::kSteps});
   // The ops, the roofline and the occupancy with the queries the findings' rules use: the findings
   // of a single input read them instead of analysing again.
   std::shared_future<OpSummary> ops_task =
