@@ -322,7 +322,8 @@ class GraphBuilder {
   }
 
   // The walk: false, with no order, when an edge closes a cycle. Events are started in number
-  // order; a host thread's calls are numbered in time order, so the walk rarely goes deep.
+  // order; the path may run back along a whole host thread's chain once (8 bytes a point), never
+  // over an event twice.
   bool OrderWithoutCycles() {
     const size_t n = g_.events();
     enum : uint8_t { kNew, kOnPath, kDone };
